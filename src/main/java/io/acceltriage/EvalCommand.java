@@ -1,0 +1,81 @@
+package io.acceltriage;
+
+import io.acceltriage.agent.ResponderFactory;
+import io.acceltriage.policy.Policy;
+import io.acceltriage.sandbox.Replay;
+import io.acceltriage.sandbox.ReplayResult;
+import io.acceltriage.sandbox.Scenario;
+import io.acceltriage.sandbox.ScenarioLoader;
+import jakarta.enterprise.context.Dependent;
+import jakarta.inject.Inject;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+
+@Dependent
+@CommandLine.Command(name = "eval", description = "Replay scenarios offline and compare with what they expect.")
+class EvalCommand implements Callable<Integer> {
+
+    @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH", description = "scenario files or folders")
+    List<Path> paths;
+
+    @CommandLine.Option(names = "--policy", description = "replay under this policy file instead of each scenario's")
+    Path policyFile;
+
+    @CommandLine.Option(names = "--verbose", description = "print each scenario's proposals")
+    boolean verbose;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Inject
+    ResponderFactory factory;
+
+    @Inject
+    Policy defaultPolicy;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Policy override = policyFile == null ? null : Policy.parse(policyFile.toString(), Files.readAllBytes(policyFile));
+        Replay replay = new Replay(factory, defaultPolicy);
+        int passed = 0;
+        int failed = 0;
+        int familyRight = 0;
+        int proposalsRight = 0;
+        for (Path file : ScenarioLoader.expand(paths)) {
+            ReplayResult r;
+            try {
+                Scenario s = ScenarioLoader.load(file);
+                r = replay.run(file, s, override);
+            } catch (RuntimeException e) {
+                out.println("FAIL " + file.getFileName() + ": " + e.getMessage());
+                failed++;
+                continue;
+            }
+            if (r.familyRight()) familyRight++;
+            if (r.proposalsRight()) proposalsRight++;
+            if (r.passed()) {
+                passed++;
+                out.println("PASS " + r.name());
+            } else {
+                failed++;
+                out.println("FAIL " + r.name() + ": " + String.join("; ", r.problems()));
+            }
+            if (verbose) {
+                out.println("     family " + r.family() + ", proposals " + r.proposals());
+            }
+        }
+        int total = passed + failed;
+        if (total > 0) {
+            out.printf("family accuracy %.1f%% (%d/%d), proposal accuracy %.1f%% (%d/%d)%n",
+                    100.0 * familyRight / total, familyRight, total, 100.0 * proposalsRight / total, proposalsRight, total);
+        }
+        out.println(passed + " passed, " + failed + " failed");
+        out.flush();
+        return failed == 0 && total > 0 ? 0 : 1;
+    }
+}

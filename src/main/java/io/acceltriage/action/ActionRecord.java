@@ -1,0 +1,9 @@
+package io.acceltriage.action;
+
+import io.acceltriage.policy.ActionKind;
+import io.acceltriage.policy.Decision;
+import java.time.Instant;
+
+/** An action as the store keeps it: written PLANNED before it runs, updated once after. */
+public record ActionRecord(String id, String incidentId, ActionKind kind, String target, Decision decision,
+        ActionStatus status, boolean dryRun, String detail, Instant createdAt, Instant updatedAt) {}

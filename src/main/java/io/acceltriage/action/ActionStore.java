@@ -1,0 +1,101 @@
+package io.acceltriage.action;
+
+import io.acceltriage.policy.ActionKind;
+import io.acceltriage.policy.Decision;
+import io.acceltriage.store.Database;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The actions table: one row per idempotency key, so the same action is never recorded or applied twice. */
+final class ActionStore {
+
+    private static final String COLUMNS = "id, incident_id, kind, target, decision, status, dry_run, detail, created_at, updated_at";
+
+    private final Database database;
+
+    ActionStore(Database database) {
+        this.database = database;
+    }
+
+    Optional<ActionRecord> byKey(Connection c, String key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where idempotency_key = ?")) {
+            ps.setString(1, key);
+            List<ActionRecord> r = map(ps);
+            return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
+        }
+    }
+
+    ActionRecord insert(Connection c, String key, String incidentId, ActionKind kind, String target, Decision decision,
+            ActionStatus status, boolean dryRun, String detail) throws SQLException {
+        Instant now = Instant.now();
+        ActionRecord r = new ActionRecord("act-" + UUID.randomUUID().toString().substring(0, 13).replace("-", ""),
+                incidentId, kind, target, decision, status, dryRun, detail, now, now);
+        try (PreparedStatement ps = c.prepareStatement("insert into actions (id, idempotency_key, incident_id, kind, target,"
+                + " decision, status, dry_run, detail, created_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?)")) {
+            ps.setString(1, r.id());
+            ps.setString(2, key);
+            ps.setString(3, incidentId);
+            ps.setString(4, kind.wireName());
+            ps.setString(5, target);
+            ps.setString(6, decision.wireName());
+            ps.setString(7, status.name());
+            ps.setBoolean(8, dryRun);
+            ps.setString(9, detail);
+            ps.setTimestamp(10, Timestamp.from(now));
+            ps.setTimestamp(11, Timestamp.from(now));
+            ps.executeUpdate();
+        }
+        return r;
+    }
+
+    ActionRecord update(Connection c, ActionRecord r, ActionStatus status, String detail) throws SQLException {
+        Instant now = Instant.now();
+        try (PreparedStatement ps = c.prepareStatement("update actions set status = ?, detail = ?, updated_at = ? where id = ?")) {
+            ps.setString(1, status.name());
+            ps.setString(2, detail);
+            ps.setTimestamp(3, Timestamp.from(now));
+            ps.setString(4, r.id());
+            ps.executeUpdate();
+        }
+        return new ActionRecord(r.id(), r.incidentId(), r.kind(), r.target(), r.decision(), status, r.dryRun(), detail,
+                r.createdAt(), now);
+    }
+
+    List<ActionRecord> ofIncident(String incidentId) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where incident_id = ? order by created_at")) {
+                ps.setString(1, incidentId);
+                return map(ps);
+            }
+        });
+    }
+
+    List<ActionRecord> withStatus(ActionStatus status) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where status = ? order by created_at")) {
+                ps.setString(1, status.name());
+                return map(ps);
+            }
+        });
+    }
+
+    private static List<ActionRecord> map(PreparedStatement ps) throws SQLException {
+        List<ActionRecord> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(new ActionRecord(rs.getString(1), rs.getString(2), ActionKind.parse(rs.getString(3)), rs.getString(4),
+                        Decision.valueOf(rs.getString(5).toUpperCase()), ActionStatus.valueOf(rs.getString(6)), rs.getBoolean(7),
+                        rs.getString(8), rs.getTimestamp(9).toInstant(), rs.getTimestamp(10).toInstant()));
+            }
+        }
+        return out;
+    }
+}

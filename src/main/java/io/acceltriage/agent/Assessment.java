@@ -1,0 +1,24 @@
+package io.acceltriage.agent;
+
+import io.acceltriage.diagnosis.Diagnosis;
+import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.incident.Subject;
+import io.acceltriage.policy.Decision;
+import java.util.List;
+
+/**
+ * The outcome of one triage: the evidence, the deterministic diagnosis, every proposal with its
+ * verdict, whether humans must be told and why, and the summary they read. {@code mode} says who
+ * investigated: "rules" (no model configured) or the model's name.
+ */
+public record Assessment(String mode, Subject subject, List<String> alerts, EvidenceBundle evidence, Diagnosis diagnosis,
+        List<Judgement> judgements, List<String> escalationReasons, String summary) {
+
+    public boolean escalate() {
+        return !escalationReasons.isEmpty();
+    }
+
+    public boolean awaitsApproval() {
+        return judgements.stream().anyMatch(j -> j.verdict().decision() == Decision.APPROVE);
+    }
+}

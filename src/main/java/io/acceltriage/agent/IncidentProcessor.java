@@ -1,0 +1,216 @@
+package io.acceltriage.agent;
+
+import io.acceltriage.action.ActionRecord;
+import io.acceltriage.action.Executor;
+import io.acceltriage.audit.Actors;
+import io.acceltriage.audit.AuditKind;
+import io.acceltriage.audit.AuditLog;
+import io.acceltriage.evidence.Evidence;
+import io.acceltriage.incident.AlertInbox;
+import io.acceltriage.incident.AlertStatus;
+import io.acceltriage.incident.Correlator;
+import io.acceltriage.incident.Incident;
+import io.acceltriage.incident.IncidentState;
+import io.acceltriage.incident.IncidentStore;
+import io.acceltriage.incident.StoredAlert;
+import io.acceltriage.incident.Subject;
+import io.acceltriage.notify.Escalations;
+import io.acceltriage.notify.Notice;
+import io.acceltriage.policy.Decision;
+import io.acceltriage.store.Database;
+import io.acceltriage.store.Json;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.logging.Logger;
+
+/**
+ * Moves alerts from the durable inbox into incidents and triages them: file each alert under the open
+ * incident of its subject (or open one), assess, audit every step, carry out what policy allowed,
+ * and tell people what they must know. One worker thread, so incidents never race each other; the
+ * inbox is the queue, so a crash loses nothing that was acknowledged.
+ */
+@ApplicationScoped
+public class IncidentProcessor {
+
+    private static final Logger LOG = Logger.getLogger(IncidentProcessor.class);
+    private static final int BATCH = 500;
+
+    private final AlertInbox inbox;
+    private final IncidentStore incidents;
+    private final Database database;
+    private final AuditLog audit;
+    private final Responder responder;
+    private final Executor executor;
+    private final Escalations escalations;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "acceltriage-triage");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+
+    IncidentProcessor(AlertInbox inbox, IncidentStore incidents, Database database, AuditLog audit, Responder responder,
+            Executor executor, Escalations escalations) {
+        this.inbox = inbox;
+        this.incidents = incidents;
+        this.database = database;
+        this.audit = audit;
+        this.responder = responder;
+        this.executor = executor;
+        this.escalations = escalations;
+    }
+
+    /** Finishes actions a crash interrupted, then drains the inbox. */
+    void recover() {
+        for (ActionRecord r : executor.interrupted()) {
+            LOG.infof("finishing interrupted action %s %s %s", r.id(), r.kind().wireName(), r.target());
+            worker.submit(() -> executor.resume(r));
+        }
+        wake();
+    }
+
+    /** Asks the worker to drain the inbox; calls while a drain is pending coalesce into it. */
+    public void wake() {
+        if (scheduled.compareAndSet(false, true)) {
+            worker.submit(() -> {
+                scheduled.set(false);
+                try {
+                    drain();
+                } catch (RuntimeException e) {
+                    LOG.errorf(e, "triage pass failed; the alerts stay in the inbox and are retried");
+                }
+            });
+        }
+    }
+
+    void drain() {
+        while (true) {
+            List<StoredAlert> batch = inbox.unprocessed(BATCH);
+            if (batch.isEmpty()) {
+                return;
+            }
+            Set<String> toTriage = new LinkedHashSet<>();
+            Set<String> touched = new LinkedHashSet<>();
+            for (StoredAlert a : batch) {
+                String id = file(a);
+                touched.add(id);
+                if (a.alert().status() == AlertStatus.FIRING) {
+                    toTriage.add(id);
+                }
+            }
+            for (String id : toTriage) {
+                incidents.find(id).filter(i -> i.state().open()).ifPresent(this::triage);
+            }
+            touched.forEach(this::resolveIfAllResolved);
+        }
+    }
+
+    /** Files an alert under the open incident of its subject, opening one when there is none. */
+    private String file(StoredAlert stored) {
+        Subject subject = Correlator.subjectOf(stored.alert());
+        return database.inTransaction(c -> {
+            Incident incident = incidents.openFor(c, subject).orElse(null);
+            if (incident == null) {
+                incident = incidents.open(c, subject, subject.kind() == Subject.Kind.NODE ? subject.name()
+                        : Correlator.nodeOf(stored.alert()), Instant.now());
+                Map<String, Object> p = new LinkedHashMap<>();
+                p.put("subject", subject.key());
+                p.put("firstAlert", stored.alert().name());
+                audit.append(c, incident.id(), AuditKind.INCIDENT_OPENED, Actors.AGENT, p);
+            }
+            inbox.file(c, stored.id(), incident.id());
+            incidents.countAlert(c, incident.id());
+            if (stored.alert().status() == AlertStatus.RESOLVED) {
+                audit.append(c, incident.id(), AuditKind.ALERT_RESOLVED, Actors.ALERTMANAGER,
+                        Map.of("alertname", stored.alert().name(), "fingerprint", stored.alert().fingerprint()));
+            }
+            return incident.id();
+        });
+    }
+
+    private void triage(Incident incident) {
+        List<StoredAlert> alerts = inbox.ofIncident(incident.id());
+        Assessment a = responder.assess(incident.subject(), alerts.stream().map(StoredAlert::alert)
+                .filter(x -> x.status() == AlertStatus.FIRING).toList());
+        database.inTransaction(c -> {
+            audit.append(c, incident.id(), AuditKind.EVIDENCE_COLLECTED, Actors.AGENT, evidencePayload(a));
+            audit.append(c, incident.id(), AuditKind.DIAGNOSIS, Actors.AGENT, a.diagnosis());
+            for (Judgement j : a.judgements()) {
+                audit.append(c, incident.id(), AuditKind.PROPOSAL, Actors.AGENT, j.proposal());
+                Map<String, Object> v = new LinkedHashMap<>();
+                v.put("proposal", j.proposal().name());
+                v.put("verdict", j.verdict());
+                audit.append(c, incident.id(), AuditKind.VERDICT, Actors.AGENT, v);
+            }
+            incidents.recordAssessment(c, incident.id(), IncidentState.TRIAGING, a.diagnosis().family().wireName(),
+                    a.diagnosis().confidence(), a.summary(), Json.write(a));
+            return null;
+        });
+        List<String> needsAPerson = new ArrayList<>(a.escalationReasons());
+        for (Judgement j : a.judgements()) {
+            if (j.verdict().decision() == Decision.DENY) continue;
+            ActionRecord r = executor.carryOut(incident.id(), j.proposal(), j.verdict());
+            if (r.status() == io.acceltriage.action.ActionStatus.FAILED) {
+                needsAPerson.add(r.kind().wireName() + " " + r.target() + " failed: " + r.detail());
+            }
+        }
+        IncidentState state = a.awaitsApproval() ? IncidentState.AWAITING_APPROVAL
+                : !needsAPerson.isEmpty() ? IncidentState.ESCALATED
+                : a.diagnosis().family() == io.acceltriage.diagnosis.Family.NONE ? IncidentState.NO_FAULT
+                : IncidentState.MITIGATED;
+        database.inTransaction(c -> {
+            incidents.setState(c, incident.id(), state);
+            return null;
+        });
+        escalations.tell(new Notice(incident.id(), state.name().toLowerCase(), incident.subject().key(),
+                a.diagnosis().family().wireName(), a.diagnosis().confidence(), a.summary(), needsAPerson,
+                "/incidents/" + incident.id()));
+    }
+
+    private void resolveIfAllResolved(String incidentId) {
+        Map<String, AlertStatus> last = new LinkedHashMap<>();
+        for (StoredAlert a : inbox.ofIncident(incidentId)) {
+            last.put(a.alert().fingerprint(), a.alert().status());
+        }
+        if (!last.isEmpty() && last.values().stream().allMatch(s -> s == AlertStatus.RESOLVED)) {
+            incidents.find(incidentId).filter(i -> i.state().open()).ifPresent(i -> {
+                database.inTransaction(c -> {
+                    incidents.setState(c, incidentId, IncidentState.RESOLVED);
+                    audit.append(c, incidentId, AuditKind.INCIDENT_RESOLVED, Actors.AGENT,
+                            Map.of("reason", "every alert of the incident resolved"));
+                    return null;
+                });
+                escalations.tell(new Notice(incidentId, "resolved", i.subject().key(), i.family() == null ? "none" : i.family(),
+                        i.confidence() == null ? 0 : i.confidence(), "All alerts of " + i.subject().key() + " resolved.",
+                        List.of(), "/incidents/" + incidentId));
+            });
+        }
+    }
+
+    private static Map<String, Object> evidencePayload(Assessment a) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        List<Map<String, String>> items = new ArrayList<>();
+        for (Evidence e : a.evidence().items()) {
+            items.add(Map.of("id", e.id(), "source", e.source().name().toLowerCase(), "summary", e.summary()));
+        }
+        p.put("items", items);
+        p.put("gaps", a.evidence().gaps());
+        p.put("consulted", a.evidence().consulted());
+        return p;
+    }
+
+    @PreDestroy
+    void stop() {
+        worker.shutdownNow();
+    }
+}

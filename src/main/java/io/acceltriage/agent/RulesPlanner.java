@@ -1,0 +1,183 @@
+package io.acceltriage.agent;
+
+import io.acceltriage.diagnosis.Diagnosis;
+import io.acceltriage.diagnosis.Family;
+import io.acceltriage.diagnosis.Finding;
+import io.acceltriage.evidence.Evidence;
+import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.evidence.Facts;
+import io.acceltriage.evidence.PodPlacement;
+import io.acceltriage.evidence.Workload;
+import io.acceltriage.policy.ActionKind;
+import io.acceltriage.policy.Proposal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The no-model planner: turns a diagnosis and the workload topology into the design's first
+ * mitigations. A device fault fences the node and moves what it hurts (serving replicas shift, gangs
+ * restart whole, single controlled pods restart elsewhere); an infrastructure fault restarts the node
+ * agent when that can help and fences a node that cannot serve; an application fault restarts only
+ * when a restart is expected to clear it and never touches the node.
+ */
+public final class RulesPlanner {
+
+    static final String BY = "rules";
+
+    /** Log signatures that mean the node cannot run accelerator work until a person fixes it. */
+    private static final Set<String> NODE_CANNOT_SERVE = Set.of("nvml-mismatch", "cuda-driver-insufficient");
+
+    public Plan plan(Diagnosis d, EvidenceBundle b) {
+        List<Proposal> proposals = new ArrayList<>();
+        List<String> escalate = new ArrayList<>();
+        switch (d.family()) {
+            case DEVICE -> planDevice(d, b, proposals, escalate);
+            case INFRASTRUCTURE -> planInfrastructure(d, b, proposals, escalate);
+            case APPLICATION -> planApplication(d, b, proposals, escalate);
+            case NONE -> { }
+        }
+        if (d.family() != Family.NONE && !b.gaps().isEmpty()) {
+            escalate.add("some evidence could not be read: " + b.gaps().get(0).reason());
+        }
+        return new Plan(dedupe(proposals), escalate);
+    }
+
+    private void planDevice(Diagnosis d, EvidenceBundle b, List<Proposal> out, List<String> escalate) {
+        List<String> cited = d.evidenceIds();
+        if (d.nodeMayStay()) {
+            escalate.add(d.degradation() ? "device degradation on " + b.node() + ": " + d.cause() + "; plan a reset or replacement"
+                    : "contained device error on " + b.node() + ": " + d.cause());
+            if (!d.degradation()) {
+                for (PodPlacement p : affectedPods(d, b, false)) {
+                    restartWorkloadOf(p, b, "restart the workload after a contained device error", cited, out);
+                }
+            }
+            return;
+        }
+        if (b.node() == null) {
+            escalate.add("device fault but the node is unknown: " + d.cause());
+            return;
+        }
+        out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), "fence " + b.node() + ": " + d.cause(), cited, BY));
+        for (PodPlacement p : affectedPods(d, b, true)) {
+            Optional<Workload> w = p.workloadRef() == null ? Optional.empty() : b.workload(p.workloadRef());
+            if (w.isPresent() && w.get().serving()) {
+                out.add(new Proposal(ActionKind.SHIFT_REPLICAS, w.get().ref(), "move the replica off " + b.node()
+                        + " to healthy hardware", cited, BY));
+            } else {
+                restartWorkloadOf(p, b, "restart on healthy nodes after the device fault on " + b.node(), cited, out);
+            }
+        }
+        escalate.add("a person must reset, reboot or replace the device on " + b.node() + ": " + d.cause());
+    }
+
+    private void planInfrastructure(Diagnosis d, EvidenceBundle b, List<Proposal> out, List<String> escalate) {
+        List<String> cited = d.evidenceIds();
+        boolean notReady = has(b, d, e -> e.fact() instanceof Facts.NodeCondition c && "Ready".equals(c.type()));
+        boolean cannotServe = notReady || signatures(b, d).stream().anyMatch(NODE_CANNOT_SERVE::contains);
+        boolean agentDown = has(b, d, e -> e.fact() instanceof Facts.ContainerState c && c.role().nodeAgent()
+                || e.fact() instanceof Facts.AcceleratorCapacity);
+        // A node agent whose own log says "config error" or "driver mismatch" will crash again after a restart.
+        boolean restartCannotHelp = d.supporting().stream().anyMatch(f -> !f.restartHelps() && f.weight() >= 0.5
+                && f.evidenceIds().stream().anyMatch(id -> b.byId(id).map(e -> e.fact() instanceof Facts.LogMatch).orElse(false)));
+        if (b.node() != null && cannotServe) {
+            out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), b.node() + " cannot run accelerator work: " + d.cause(), cited, BY));
+        }
+        if (b.node() != null && agentDown && !notReady && !restartCannotHelp) {
+            out.add(new Proposal(ActionKind.RESTART_NODE_AGENT, b.node(), "restart the device plugin on " + b.node(), cited, BY));
+        } else {
+            escalate.add("the node's accelerator stack needs a person" + (b.node() == null ? "" : " on " + b.node()) + ": " + d.cause());
+        }
+    }
+
+    private void planApplication(Diagnosis d, EvidenceBundle b, List<Proposal> out, List<String> escalate) {
+        if (d.restartHelps()) {
+            for (PodPlacement p : affectedPods(d, b, false)) {
+                restartWorkloadOf(p, b, "a restart is expected to clear: " + d.cause(), d.evidenceIds(), out);
+            }
+            if (out.isEmpty()) {
+                escalate.add("the workload needs its owners and has no controller to restart it: " + d.cause());
+            }
+        } else {
+            escalate.add("the owning team must fix the workload: " + d.cause());
+        }
+    }
+
+    private void restartWorkloadOf(PodPlacement p, EvidenceBundle b, String reason, List<String> cited, List<Proposal> out) {
+        Optional<Workload> w = p.workloadRef() == null ? Optional.empty() : b.workload(p.workloadRef());
+        if (w.isPresent() && w.get().gang()) {
+            // Never half a gang: its members restart together or not at all.
+            out.add(new Proposal(ActionKind.RESTART_GROUP, w.get().ref(), reason, cited, BY));
+        } else if (p.controlled()) {
+            out.add(new Proposal(ActionKind.RESTART_POD, p.ref(), reason, cited, BY));
+        }
+    }
+
+    /**
+     * Workload pods the fault touches: those the evidence names (holding a faulty device, crashing,
+     * logging the fault, or the alert's own pod); with {@code wholeNode}, every accelerator pod on
+     * the node when the evidence names none.
+     */
+    private List<PodPlacement> affectedPods(Diagnosis d, EvidenceBundle b, boolean wholeNode) {
+        Map<String, PodPlacement> out = new LinkedHashMap<>();
+        Set<String> named = new LinkedHashSet<>();
+        for (Finding f : d.supporting()) {
+            for (String id : f.evidenceIds()) {
+                b.byId(id).flatMap(RulesPlanner::podOf).ifPresent(named::add);
+            }
+        }
+        for (Evidence e : b.items()) {
+            if (e.fact() instanceof Facts.DeviceHealth h && "Unhealthy".equals(h.health())) named.add(h.namespace() + "/" + h.pod());
+            if (e.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent() && "CrashLoopBackOff".equals(c.reason())
+                    && d.family() != Family.APPLICATION) {
+                named.add(c.namespace() + "/" + c.pod());
+            }
+        }
+        if (b.subject().kind() == io.acceltriage.incident.Subject.Kind.POD) {
+            named.add(b.subject().namespace() + "/" + b.subject().name());
+        }
+        for (PodPlacement p : b.pods()) {
+            if (!p.role().nodeAgent() && named.contains(p.ref())) out.put(p.ref(), p);
+        }
+        if (out.isEmpty() && wholeNode) {
+            for (PodPlacement p : b.pods()) {
+                if (!p.role().nodeAgent() && p.accelerators() > 0 && b.node() != null && b.node().equals(p.node())) {
+                    out.put(p.ref(), p);
+                }
+            }
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    private static Optional<String> podOf(Evidence e) {
+        if (e.fact() instanceof Facts.LogMatch l && !l.role().nodeAgent()) return Optional.of(l.namespace() + "/" + l.pod());
+        if (e.fact() instanceof Facts.DeviceHealth h) return Optional.of(h.namespace() + "/" + h.pod());
+        if (e.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent()) return Optional.of(c.namespace() + "/" + c.pod());
+        if (e.fact() instanceof Facts.MetricReading m && m.pod() != null) return Optional.of(m.namespace() + "/" + m.pod());
+        return Optional.empty();
+    }
+
+    private static boolean has(EvidenceBundle b, Diagnosis d, java.util.function.Predicate<Evidence> test) {
+        return d.supporting().stream().flatMap(f -> f.evidenceIds().stream())
+                .map(b::byId).flatMap(Optional::stream).anyMatch(test);
+    }
+
+    private static Set<String> signatures(EvidenceBundle b, Diagnosis d) {
+        Set<String> out = new LinkedHashSet<>();
+        for (Evidence e : b.items()) {
+            if (e.fact() instanceof Facts.LogMatch l) out.add(l.signature());
+        }
+        return out;
+    }
+
+    private static List<Proposal> dedupe(List<Proposal> proposals) {
+        Map<String, Proposal> byName = new LinkedHashMap<>();
+        for (Proposal p : proposals) byName.putIfAbsent(p.name(), p);
+        return new ArrayList<>(byName.values());
+    }
+}

@@ -1,0 +1,44 @@
+package io.acceltriage.audit;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** What an audit record says happened. The wire name is what the API and exports show. */
+public enum AuditKind {
+    ALERT_RECEIVED("alert.received"),
+    ALERT_RESOLVED("alert.resolved"),
+    INCIDENT_OPENED("incident.opened"),
+    INCIDENT_RESOLVED("incident.resolved"),
+    EVIDENCE_COLLECTED("evidence.collected"),
+    DIAGNOSIS("diagnosis"),
+    PROPOSAL("proposal"),
+    VERDICT("verdict"),
+    ACTION_STARTED("action.started"),
+    ACTION_FINISHED("action.finished"),
+    ACTION_FAILED("action.failed"),
+    VERIFICATION("verification"),
+    APPROVAL("approval"),
+    ESCALATION("escalation"),
+    NOTIFICATION("notification"),
+    MODEL_CALL("model.call"),
+    ACCESS_DENIED("access.denied");
+
+    private final String wireName;
+
+    AuditKind(String wireName) {
+        this.wireName = wireName;
+    }
+
+    @JsonValue
+    public String wireName() {
+        return wireName;
+    }
+
+    public static AuditKind fromWireName(String name) {
+        for (AuditKind kind : values()) {
+            if (kind.wireName.equals(name)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("unknown audit kind '" + name + "'");
+    }
+}

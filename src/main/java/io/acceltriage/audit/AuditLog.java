@@ -1,0 +1,88 @@
+package io.acceltriage.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.acceltriage.store.Database;
+import io.acceltriage.store.Json;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+
+/**
+ * The append-only, hash-chained decision record. Each record's hash covers its own fields and the
+ * previous record's hash, so changing, removing or inserting a row breaks the chain from there on.
+ * Nothing in the service updates or deletes a record.
+ */
+@ApplicationScoped
+public class AuditLog {
+
+    private final Database database;
+
+    AuditLog(Database database) {
+        this.database = database;
+    }
+
+    /** Appends in a transaction of its own. */
+    public AuditRecord append(String incidentId, AuditKind kind, String actor, Object payload) {
+        return database.inTransaction(c -> append(c, incidentId, kind, actor, payload));
+    }
+
+    /**
+     * Appends inside the caller's transaction, so a fact and its audit record are stored together or
+     * not at all. The head row lock serialises appenders across threads and replicas.
+     */
+    public AuditRecord append(Connection c, String incidentId, AuditKind kind, String actor, Object payload)
+            throws SQLException {
+        long prevSeq;
+        String prevHash;
+        try (PreparedStatement ps = c.prepareStatement("select seq, hash from audit_head where id = 1 for update");
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            prevSeq = rs.getLong(1);
+            prevHash = rs.getString(2);
+        }
+        long seq = prevSeq + 1;
+        // Microseconds: what both H2 and PostgreSQL store exactly, so a re-read hashes the same.
+        Instant at = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        JsonNode node = Json.MAPPER.valueToTree(payload);
+        String json = Json.write(node);
+        String hash = hash(seq, at, incidentId, kind.wireName(), actor, json, prevHash);
+        try (PreparedStatement ps = c.prepareStatement(
+                "insert into audit_log (seq, at, incident_id, kind, actor, payload, prev_hash, hash) values (?,?,?,?,?,?,?,?)")) {
+            ps.setLong(1, seq);
+            ps.setTimestamp(2, Timestamp.from(at));
+            ps.setString(3, incidentId);
+            ps.setString(4, kind.wireName());
+            ps.setString(5, actor);
+            ps.setString(6, json);
+            ps.setString(7, prevHash);
+            ps.setString(8, hash);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("update audit_head set seq = ?, hash = ? where id = 1")) {
+            ps.setLong(1, seq);
+            ps.setString(2, hash);
+            ps.executeUpdate();
+        }
+        return new AuditRecord(seq, at, incidentId, kind, actor, node, prevHash, hash);
+    }
+
+    static String hash(long seq, Instant at, String incidentId, String kind, String actor, String payload, String prevHash) {
+        String canonical = String.join("\n", Long.toString(seq), at.toString(),
+                incidentId == null ? "" : incidentId, kind, actor, payload, prevHash);
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            return HexFormat.of().formatHex(sha.digest(canonical.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+}

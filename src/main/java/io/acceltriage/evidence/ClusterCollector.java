@@ -1,0 +1,463 @@
+package io.acceltriage.evidence;
+
+import io.acceltriage.incident.Subject;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceHealth;
+import io.fabric8.kubernetes.api.model.ResourceStatus;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Reads what Kubernetes knows about a subject: its node (accelerator capacity vs allocatable,
+ * conditions, taints, DRA device taints), the pods there with their container states and KEP-4680
+ * device health, the node agents, pending accelerator pods, events, and the workloads the pods belong
+ * to. Read-only by construction: it only calls get and list.
+ */
+final class ClusterCollector {
+
+    private static final int MAX_PENDING = 5;
+    private static final ResourceDefinitionContext RESOURCE_SLICES = new ResourceDefinitionContext.Builder()
+            .withGroup("resource.k8s.io").withVersion("v1beta1").withPlural("resourceslices").withKind("ResourceSlice")
+            .withNamespaced(false).build();
+
+    private final KubernetesClient client;
+    private final NodeAgents knowledge;
+
+    ClusterCollector(KubernetesClient client, NodeAgents knowledge) {
+        this.client = client;
+        this.knowledge = knowledge;
+    }
+
+    ClusterView collect(Subject subject) {
+        List<Observation> obs = new ArrayList<>();
+        List<Gap> gaps = new ArrayList<>();
+        Pod focus = null;
+        String nodeName = null;
+        if (subject.kind() == Subject.Kind.NODE) {
+            nodeName = subject.name();
+        } else if (subject.kind() == Subject.Kind.POD) {
+            focus = client.pods().inNamespace(subject.namespace()).withName(subject.name()).get();
+            if (focus == null) {
+                gaps.add(new Gap(Source.CLUSTER, "pod " + subject.namespace() + "/" + subject.name() + " no longer exists"));
+            } else {
+                nodeName = focus.getSpec().getNodeName();
+            }
+        }
+
+        Node node = nodeName == null ? null : client.nodes().withName(nodeName).get();
+        String pool = null;
+        boolean cordoned = false;
+        if (nodeName != null && node == null) {
+            gaps.add(new Gap(Source.CLUSTER, "node " + nodeName + " is not known to the API server"));
+        }
+        if (node != null) {
+            pool = knowledge.poolOf(labels(node));
+            cordoned = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+            observeNode(node, pool, obs);
+            observeDeviceTaints(nodeName, obs);
+        }
+
+        Map<String, Pod> pods = new LinkedHashMap<>();
+        if (focus != null) {
+            pods.put(ref(focus), focus);
+        }
+        if (nodeName != null) {
+            for (Pod p : client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems()) {
+                if (nodeName.equals(p.getSpec().getNodeName())) {
+                    pods.putIfAbsent(ref(p), p);
+                }
+            }
+        }
+
+        Owners owners = new Owners();
+        List<PodPlacement> placements = new ArrayList<>();
+        List<LogTarget> logs = new ArrayList<>();
+        for (Pod p : pods.values()) {
+            OwnerReference controller = controllerOf(p);
+            PodRole role = knowledge.roleOf(p.getMetadata().getName(), controller == null ? null : controller.getKind(),
+                    controller == null ? null : controller.getName());
+            Owner top = controller == null ? null : owners.top(p.getMetadata().getNamespace(), controller);
+            int accelerators = acceleratorsRequested(p);
+            placements.add(new PodPlacement(p.getMetadata().getNamespace(), p.getMetadata().getName(),
+                    p.getSpec().getNodeName(), role, accelerators, top == null || role.nodeAgent() ? null : top.ref(),
+                    firstImage(p), controller != null));
+            boolean focused = p == focus;
+            if (role.nodeAgent() || accelerators > 0 || focused) {
+                observePod(p, role, focused, obs, logs);
+            }
+        }
+        if (focus != null && "Pending".equals(focus.getStatus().getPhase())) {
+            observePending(focus, obs);
+        }
+        observePendingAcceleratorPods(pods.keySet(), obs);
+
+        List<Workload> workloads = workloadsOf(placements, owners);
+        observeEvents(nodeName, pods.values(), workloads, obs);
+        return new ClusterView(nodeName, pool, cordoned, obs, placements, workloads, logs, gaps);
+    }
+
+    private void observeNode(Node node, String pool, List<Observation> obs) {
+        String name = node.getMetadata().getName();
+        Map<String, Quantity> capacity = orEmpty(node.getStatus().getCapacity());
+        Map<String, Quantity> allocatable = orEmpty(node.getStatus().getAllocatable());
+        Map<String, String> labels = labels(node);
+        boolean acceleratorNode = knowledge.acceleratorNodeLabels().stream().anyMatch(labels::containsKey);
+        Integer expected = null;
+        for (String l : knowledge.expectedCountLabels()) {
+            if (labels.containsKey(l)) {
+                expected = parseInt(labels.get(l));
+                break;
+            }
+        }
+        for (String resource : knowledge.acceleratorResources()) {
+            if (!capacity.containsKey(resource) && !(acceleratorNode && resource.equals(defaultResource(labels)))) {
+                continue;
+            }
+            int cap = amount(capacity.get(resource));
+            int alloc = amount(allocatable.get(resource));
+            int exp = expected != null && resource.equals(defaultResource(labels)) ? expected : cap;
+            obs.add(new Observation(Source.CLUSTER,
+                    name + " " + resource + ": capacity " + cap + ", allocatable " + alloc + (exp != cap ? ", expected " + exp : ""),
+                    new Facts.AcceleratorCapacity(name, pool, resource, cap, alloc, exp)));
+        }
+        for (NodeCondition c : orEmpty(node.getStatus().getConditions())) {
+            boolean ready = "Ready".equals(c.getType());
+            if (ready || "True".equals(c.getStatus())) {
+                obs.add(new Observation(Source.CLUSTER,
+                        name + " condition " + c.getType() + "=" + c.getStatus() + (c.getReason() == null ? "" : " (" + c.getReason() + ")"),
+                        new Facts.NodeCondition(name, c.getType(), c.getStatus(), c.getReason(), c.getMessage())));
+            }
+        }
+        for (Taint t : orEmpty(node.getSpec().getTaints())) {
+            obs.add(new Observation(Source.CLUSTER, name + " taint " + t.getKey() + (t.getValue() == null ? "" : "=" + t.getValue())
+                    + ":" + t.getEffect(), new Facts.NodeTaint(name, t.getKey(), t.getValue(), t.getEffect())));
+        }
+    }
+
+    /** The resource a node's labels point at when it advertises none (a plugin that lost its devices). */
+    private static String defaultResource(Map<String, String> labels) {
+        if (labels.keySet().stream().anyMatch(l -> l.startsWith("cloud.google.com/gke-tpu"))) return "google.com/tpu";
+        if (labels.keySet().stream().anyMatch(l -> l.startsWith("amd.com/"))) return "amd.com/gpu";
+        return "nvidia.com/gpu";
+    }
+
+    @SuppressWarnings("unchecked")
+    private void observeDeviceTaints(String node, List<Observation> obs) {
+        List<GenericKubernetesResource> slices;
+        try {
+            slices = client.genericKubernetesResources(RESOURCE_SLICES).list().getItems();
+        } catch (KubernetesClientException e) {
+            return; // DRA is not enabled on every cluster; its absence is not a gap.
+        }
+        for (GenericKubernetesResource slice : slices) {
+            Map<String, Object> spec = (Map<String, Object>) slice.getAdditionalProperties().get("spec");
+            if (spec == null || !node.equals(spec.get("nodeName")) || !(spec.get("devices") instanceof List)) {
+                continue;
+            }
+            for (Object d : (List<Object>) spec.get("devices")) {
+                Map<String, Object> device = (Map<String, Object>) d;
+                Object taints = device.get("taints");
+                if (taints == null && device.get("basic") instanceof Map) {
+                    taints = ((Map<String, Object>) device.get("basic")).get("taints");
+                }
+                if (!(taints instanceof List)) continue;
+                for (Object t : (List<Object>) taints) {
+                    Map<String, Object> taint = (Map<String, Object>) t;
+                    String key = String.valueOf(taint.get("key"));
+                    String value = taint.get("value") == null ? null : String.valueOf(taint.get("value"));
+                    String effect = String.valueOf(taint.get("effect"));
+                    obs.add(new Observation(Source.CLUSTER, node + " DRA device " + device.get("name") + " taint " + key
+                            + (value == null ? "" : "=" + value) + ":" + effect,
+                            new Facts.DeviceTaint(node, String.valueOf(device.get("name")), key, value, effect)));
+                }
+            }
+        }
+    }
+
+    private void observePod(Pod p, PodRole role, boolean focused, List<Observation> obs, List<LogTarget> logs) {
+        String ns = p.getMetadata().getNamespace();
+        String name = p.getMetadata().getName();
+        String node = p.getSpec().getNodeName();
+        List<ContainerStatus> statuses = new ArrayList<>(orEmpty(p.getStatus().getInitContainerStatuses()));
+        statuses.addAll(orEmpty(p.getStatus().getContainerStatuses()));
+        for (ContainerStatus cs : statuses) {
+            String state = "running";
+            String reason = null;
+            if (cs.getState() != null && cs.getState().getWaiting() != null) {
+                state = "waiting";
+                reason = cs.getState().getWaiting().getReason();
+            } else if (cs.getState() != null && cs.getState().getTerminated() != null) {
+                state = "terminated";
+                reason = cs.getState().getTerminated().getReason();
+            }
+            Integer lastExit = null;
+            String lastReason = null;
+            if (cs.getLastState() != null && cs.getLastState().getTerminated() != null) {
+                lastExit = cs.getLastState().getTerminated().getExitCode();
+                lastReason = cs.getLastState().getTerminated().getReason();
+            }
+            int restarts = cs.getRestartCount() == null ? 0 : cs.getRestartCount();
+            boolean ready = Boolean.TRUE.equals(cs.getReady());
+            boolean completed = "terminated".equals(state) && "Completed".equals(reason);
+            boolean abnormal = !completed && (!ready || restarts > 0 || lastReason != null);
+            if (abnormal) {
+                obs.add(new Observation(Source.CLUSTER, describe(ns, name, cs.getName(), role, state, reason, restarts, lastExit, lastReason),
+                        new Facts.ContainerState(ns, name, cs.getName(), node, role, state, reason, restarts, lastExit, lastReason, ready)));
+            }
+            if (abnormal || focused) {
+                logs.add(new LogTarget(ns, name, cs.getName(), role, false));
+                if (restarts > 0 || lastReason != null) {
+                    logs.add(new LogTarget(ns, name, cs.getName(), role, true));
+                }
+            }
+            for (ResourceStatus rs : orEmpty(cs.getAllocatedResourcesStatus())) {
+                for (ResourceHealth h : orEmpty(rs.getResources())) {
+                    obs.add(new Observation(Source.CLUSTER, ns + "/" + name + "/" + cs.getName() + " " + rs.getName() + " "
+                            + h.getResourceID() + " health " + h.getHealth(),
+                            new Facts.DeviceHealth(ns, name, cs.getName(), node, rs.getName(), h.getResourceID(), h.getHealth(),
+                                    h.getAdditionalProperties().get("message") == null ? null
+                                            : String.valueOf(h.getAdditionalProperties().get("message")))));
+                }
+            }
+        }
+    }
+
+    private static String describe(String ns, String pod, String container, PodRole role, String state, String reason,
+            int restarts, Integer lastExit, String lastReason) {
+        StringBuilder sb = new StringBuilder(ns).append('/').append(pod).append('/').append(container);
+        if (role.nodeAgent()) sb.append(" (").append(role.name().toLowerCase().replace('_', ' ')).append(')');
+        sb.append(' ').append(state);
+        if (reason != null) sb.append(" ").append(reason);
+        sb.append(", ").append(restarts).append(" restarts");
+        if (lastReason != null || lastExit != null) {
+            sb.append(", last exit ").append(lastReason == null ? "" : lastReason).append(lastExit == null ? "" : " (" + lastExit + ")");
+        }
+        return sb.toString();
+    }
+
+    private void observePending(Pod p, List<Observation> obs) {
+        for (PodCondition c : orEmpty(p.getStatus().getConditions())) {
+            if ("PodScheduled".equals(c.getType()) && "False".equals(c.getStatus())) {
+                obs.add(new Observation(Source.CLUSTER, ref(p) + " pending: " + c.getReason() + ": " + c.getMessage(),
+                        new Facts.PodPending(p.getMetadata().getNamespace(), p.getMetadata().getName(), c.getReason(), c.getMessage())));
+            }
+        }
+    }
+
+    /** A few accelerator pods the scheduler cannot place: the symptom of capacity that went missing. */
+    private void observePendingAcceleratorPods(Set<String> seen, List<Observation> obs) {
+        int n = 0;
+        for (Pod p : client.pods().inAnyNamespace().withField("status.phase", "Pending").list().getItems()) {
+            if (n >= MAX_PENDING) break;
+            if (!"Pending".equals(p.getStatus().getPhase()) || seen.contains(ref(p)) || acceleratorsRequested(p) == 0) continue;
+            int before = obs.size();
+            observePending(p, obs);
+            if (obs.size() > before) n++;
+        }
+    }
+
+    private void observeEvents(String node, Iterable<Pod> pods, List<Workload> workloads, List<Observation> obs) {
+        Set<String> names = new LinkedHashSet<>();
+        if (node != null) names.add("Node/" + node);
+        for (Pod p : pods) names.add("Pod/" + p.getMetadata().getName());
+        for (Workload w : workloads) names.add(w.kind() + "/" + w.name());
+        for (Observation o : obs) {
+            if (o.fact() instanceof Facts.PodPending pp) names.add("Pod/" + pp.pod());
+        }
+        for (Event e : client.v1().events().inAnyNamespace().list().getItems()) {
+            var io = e.getInvolvedObject();
+            if (io == null || !names.contains(io.getKind() + "/" + io.getName())) continue;
+            int count = e.getCount() == null ? 1 : e.getCount();
+            obs.add(new Observation(Source.EVENTS, io.getKind() + " " + (io.getNamespace() == null ? "" : io.getNamespace() + "/")
+                    + io.getName() + ": " + e.getType() + " " + e.getReason() + ": " + abbreviate(e.getMessage())
+                    + (count > 1 ? " (x" + count + ")" : ""),
+                    new Facts.ClusterEvent(io.getNamespace(), io.getKind(), io.getName(), e.getType(), e.getReason(),
+                            abbreviate(e.getMessage()), count)));
+        }
+    }
+
+    private List<Workload> workloadsOf(List<PodPlacement> placements, Owners owners) {
+        Map<String, List<String>> podsByWorkload = new LinkedHashMap<>();
+        for (PodPlacement p : placements) {
+            if (p.workloadRef() != null) {
+                podsByWorkload.computeIfAbsent(p.workloadRef(), k -> new ArrayList<>()).add(p.name());
+            }
+        }
+        List<Workload> out = new ArrayList<>();
+        for (Map.Entry<String, List<String>> e : podsByWorkload.entrySet()) {
+            Owner top = owners.byRef(e.getKey());
+            List<String> nodes = new ArrayList<>(new LinkedHashSet<>(nodesOf(top, owners)));
+            out.add(new Workload(top.kind(), top.namespace(), top.name(), top.gang(), top.serving(), e.getValue(), nodes,
+                    top.replicas(), top.available()));
+        }
+        return out;
+    }
+
+    /** Nodes where any pod of the workload runs (a gang's members, a Deployment's replicas). */
+    private List<String> nodesOf(Owner top, Owners owners) {
+        List<String> nodes = new ArrayList<>();
+        for (Pod p : client.pods().inNamespace(top.namespace()).list().getItems()) {
+            OwnerReference c = controllerOf(p);
+            if (c == null || p.getSpec().getNodeName() == null) continue;
+            Owner t = owners.top(top.namespace(), c);
+            if (t != null && t.ref().equals(top.ref())) nodes.add(p.getSpec().getNodeName());
+        }
+        return nodes;
+    }
+
+    private record Owner(String kind, String namespace, String name, boolean gang, boolean serving, Integer replicas,
+            Integer available) {
+        String ref() {
+            return namespace + "/" + name;
+        }
+    }
+
+    /** Walks owner references to the top-level workload, remembering what it fetched. */
+    private final class Owners {
+        private final Map<String, Owner> cache = new HashMap<>();
+        private final Map<String, Owner> byRef = new HashMap<>();
+
+        Owner byRef(String ref) {
+            return byRef.get(ref);
+        }
+
+        Owner top(String ns, OwnerReference ref) {
+            String key = ns + "/" + ref.getKind() + "/" + ref.getName();
+            if (cache.containsKey(key)) return cache.get(key);
+            Owner owner = resolve(ns, ref, 0);
+            cache.put(key, owner);
+            if (owner != null) byRef.put(owner.ref(), owner);
+            return owner;
+        }
+
+        private Owner resolve(String ns, OwnerReference ref, int depth) {
+            String kind = ref.getKind();
+            String name = ref.getName();
+            HasMetadata object = null;
+            try {
+                object = fetch(ns, kind, name);
+            } catch (KubernetesClientException e) {
+                // An owner we cannot read is still named by the reference: good enough to act on.
+            }
+            OwnerReference parent = object == null ? null : controllerOf(object);
+            if (parent != null && depth < 4) {
+                return resolve(ns, parent, depth + 1);
+            }
+            boolean gang = OwnerKinds.GANG_KINDS.contains(kind) || indexedParallelJob(object);
+            boolean serving = !gang && ("Deployment".equals(kind) || "StatefulSet".equals(kind) || "ReplicaSet".equals(kind));
+            Integer replicas = null;
+            Integer available = null;
+            if (object instanceof Deployment d) {
+                replicas = d.getSpec().getReplicas();
+                available = d.getStatus() == null ? null : d.getStatus().getAvailableReplicas();
+            } else if (object instanceof StatefulSet s) {
+                replicas = s.getSpec().getReplicas();
+                available = s.getStatus() == null ? null : s.getStatus().getAvailableReplicas();
+            }
+            return new Owner(kind, ns, name, gang, serving, replicas, available);
+        }
+
+        private HasMetadata fetch(String ns, String kind, String name) {
+            switch (kind) {
+                case "ReplicaSet": return client.apps().replicaSets().inNamespace(ns).withName(name).get();
+                case "Deployment": return client.apps().deployments().inNamespace(ns).withName(name).get();
+                case "StatefulSet": return client.apps().statefulSets().inNamespace(ns).withName(name).get();
+                case "Job": return client.batch().v1().jobs().inNamespace(ns).withName(name).get();
+                case "DaemonSet": return null;
+                default:
+                    ResourceDefinitionContext ctx = OwnerKinds.CUSTOM.get(kind);
+                    return ctx == null ? null : client.genericKubernetesResources(ctx).inNamespace(ns).withName(name).get();
+            }
+        }
+    }
+
+    private static boolean indexedParallelJob(HasMetadata object) {
+        return object instanceof Job j && j.getSpec() != null && "Indexed".equals(j.getSpec().getCompletionMode())
+                && j.getSpec().getParallelism() != null && j.getSpec().getParallelism() > 1;
+    }
+
+    static OwnerReference controllerOf(HasMetadata o) {
+        List<OwnerReference> refs = o.getMetadata().getOwnerReferences();
+        if (refs == null || refs.isEmpty()) return null;
+        return refs.stream().filter(r -> Boolean.TRUE.equals(r.getController())).findFirst().orElse(refs.get(0));
+    }
+
+    private int acceleratorsRequested(Pod p) {
+        int n = 0;
+        for (var c : orEmpty(p.getSpec().getContainers())) {
+            if (c.getResources() == null) continue;
+            Map<String, Quantity> limits = new HashMap<>(orEmpty(c.getResources().getRequests()));
+            limits.putAll(orEmpty(c.getResources().getLimits()));
+            for (String r : knowledge.acceleratorResources()) {
+                n += amount(limits.get(r));
+            }
+        }
+        return n;
+    }
+
+    private static String firstImage(Pod p) {
+        var cs = p.getSpec().getContainers();
+        return cs == null || cs.isEmpty() ? null : cs.get(0).getImage();
+    }
+
+    static String ref(Pod p) {
+        return p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+    }
+
+    private static Map<String, String> labels(HasMetadata o) {
+        return o.getMetadata().getLabels() == null ? Map.of() : o.getMetadata().getLabels();
+    }
+
+    private static int amount(Quantity q) {
+        if (q == null) return 0;
+        try {
+            return q.getNumericalAmount().intValue();
+        } catch (ArithmeticException | IllegalArgumentException e) {
+            return parseInt(q.getAmount());
+        }
+    }
+
+    private static int parseInt(String s) {
+        try {
+            return Integer.parseInt(Objects.requireNonNullElse(s, "0").trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static String abbreviate(String s) {
+        if (s == null) return "";
+        return s.length() > 300 ? s.substring(0, 300) + "…" : s;
+    }
+
+    private static <T> List<T> orEmpty(List<T> l) {
+        return l == null ? List.of() : l;
+    }
+
+    private static <K, V> Map<K, V> orEmpty(Map<K, V> m) {
+        return m == null ? Map.of() : m;
+    }
+}

@@ -1,0 +1,96 @@
+package io.acceltriage.evidence;
+
+import io.acceltriage.incident.Subject;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Gathers the evidence bundle for a subject. Sources are read in parallel, so triage takes about as
+ * long as the slowest one; a source that fails becomes a gap, never a guess.
+ */
+public final class EvidenceGatherer {
+
+    private final ClusterCollector cluster;
+    private final MetricsCollector metrics;
+    private final LogCollector logs;
+    private final ExecutorService executor;
+
+    public EvidenceGatherer(KubernetesClient client, MetricsSource metricsSource, Toolsets toolsets,
+            SignatureCatalogue signatures, NodeAgents nodeAgents, ExecutorService executor) {
+        this.cluster = new ClusterCollector(client, nodeAgents);
+        this.metrics = new MetricsCollector(metricsSource, toolsets);
+        this.logs = new LogCollector(client, signatures);
+        this.executor = executor;
+    }
+
+    public EvidenceBundle gather(Subject subject) {
+        List<Gap> gaps = new ArrayList<>();
+        List<String> consulted = new ArrayList<>();
+        // A node subject's metrics need nothing from the API server: start them at once.
+        CompletableFuture<MetricsCollector.Result> earlyMetrics = subject.kind() == Subject.Kind.NODE
+                ? CompletableFuture.supplyAsync(() -> readMetrics(subject.name()), executor) : null;
+        ClusterView view;
+        try {
+            view = cluster.collect(subject);
+        } catch (KubernetesClientException e) {
+            gaps.add(new Gap(Source.CLUSTER, "Kubernetes API unavailable: HTTP " + e.getCode() + " " + e.getMessage()));
+            view = new ClusterView(subject.kind() == Subject.Kind.NODE ? subject.name() : null, null, false,
+                    List.of(), List.of(), List.of(), List.of(), List.of());
+        }
+        gaps.addAll(view.gaps());
+        final String node = view.node();
+        CompletableFuture<MetricsCollector.Result> metricsFuture = earlyMetrics != null ? earlyMetrics
+                : node == null ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.supplyAsync(() -> readMetrics(node), executor);
+        List<CompletableFuture<LogCollector.Result>> logFutures = view.logTargets().stream()
+                .map(t -> CompletableFuture.supplyAsync(() -> logs.collect(t), executor)).toList();
+
+        List<Observation> observations = new ArrayList<>(view.observations());
+        consulted.add("cluster: " + (node == null ? "no node" : "node " + node) + ", " + view.pods().size() + " pods, "
+                + view.workloads().size() + " workloads");
+        try {
+            MetricsCollector.Result m = metricsFuture.join();
+            if (m != null) {
+                observations.addAll(m.observations());
+                consulted.add("metrics: " + m.samplesRead() + " device samples of " + node);
+            }
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            gaps.add(new Gap(Source.METRICS, cause instanceof UnavailableMetrics u ? u.getMessage() : String.valueOf(cause)));
+        }
+        int logsRead = 0;
+        for (CompletableFuture<LogCollector.Result> f : logFutures) {
+            LogCollector.Result r = f.join();
+            observations.addAll(r.observations());
+            gaps.addAll(r.gaps());
+            logsRead += r.logsRead();
+        }
+        consulted.add("logs: " + logsRead + " container logs read");
+
+        List<Evidence> items = new ArrayList<>(observations.size());
+        for (Observation o : observations) {
+            items.add(new Evidence("E" + (items.size() + 1), o.source(), o.summary(), o.fact()));
+        }
+        return new EvidenceBundle(subject, node, view.pool(), view.nodeCordoned(), items, view.pods(), view.workloads(),
+                gaps, consulted);
+    }
+
+    private MetricsCollector.Result readMetrics(String node) {
+        try {
+            return metrics.collect(node);
+        } catch (MetricsSource.EvidenceUnavailable e) {
+            throw new UnavailableMetrics(e.getMessage());
+        }
+    }
+
+    private static final class UnavailableMetrics extends RuntimeException {
+        UnavailableMetrics(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.acceltriage.evidence;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/** What one evidence item observed. Each kind is a small record; the classifier reads them by type. */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = Facts.MetricReading.class, name = "metric"),
+        @JsonSubTypes.Type(value = Facts.AcceleratorCapacity.class, name = "capacity"),
+        @JsonSubTypes.Type(value = Facts.NodeCondition.class, name = "node-condition"),
+        @JsonSubTypes.Type(value = Facts.NodeTaint.class, name = "node-taint"),
+        @JsonSubTypes.Type(value = Facts.DeviceHealth.class, name = "device-health"),
+        @JsonSubTypes.Type(value = Facts.ContainerState.class, name = "container"),
+        @JsonSubTypes.Type(value = Facts.PodPending.class, name = "pod-pending"),
+        @JsonSubTypes.Type(value = Facts.ClusterEvent.class, name = "event"),
+        @JsonSubTypes.Type(value = Facts.LogMatch.class, name = "log"),
+        @JsonSubTypes.Type(value = Facts.DeviceTaint.class, name = "device-taint"),
+})
+public sealed interface Fact permits Facts.MetricReading, Facts.AcceleratorCapacity, Facts.NodeCondition,
+        Facts.NodeTaint, Facts.DeviceHealth, Facts.ContainerState, Facts.PodPending, Facts.ClusterEvent,
+        Facts.LogMatch, Facts.DeviceTaint {}

@@ -1,0 +1,46 @@
+package io.acceltriage.evidence;
+
+/** The kinds of fact evidence can hold. */
+public final class Facts {
+    private Facts() {}
+
+    /** One device metric sample, with its value ten minutes earlier when the source can tell. */
+    public record MetricReading(String node, String device, String uuid, String namespace, String pod,
+            String metric, double value, Double previous) implements Fact {
+        public boolean changed() {
+            return previous != null && previous != value;
+        }
+    }
+
+    /** Capacity vs allocatable of an accelerator resource on a node (the device plugin lowers allocatable). */
+    public record AcceleratorCapacity(String node, String pool, String resource, int capacity, int allocatable,
+            int expected) implements Fact {}
+
+    public record NodeCondition(String node, String type, String status, String reason, String message) implements Fact {}
+
+    public record NodeTaint(String node, String key, String value, String effect) implements Fact {}
+
+    /** KEP-4680 allocatedResourcesStatus of one device held by a container. */
+    public record DeviceHealth(String namespace, String pod, String container, String node, String resource,
+            String resourceId, String health, String message) implements Fact {}
+
+    /** A container that is not simply running and ready; {@code role} tells workload from node agent. */
+    public record ContainerState(String namespace, String pod, String container, String node, PodRole role,
+            String state, String reason, int restarts, Integer lastExitCode, String lastReason, boolean ready)
+            implements Fact {}
+
+    public record PodPending(String namespace, String pod, String reason, String message) implements Fact {}
+
+    public record ClusterEvent(String namespace, String objectKind, String objectName, String type, String reason,
+            String message, int count) implements Fact {}
+
+    /**
+     * A log line that matched a known signature. The line is untrusted text from a workload: it is
+     * shown and cited, never obeyed.
+     */
+    public record LogMatch(String namespace, String pod, String container, boolean previous, PodRole role,
+            String signature, String line) implements Fact {}
+
+    /** DRA ResourceSlice device taint (KEP-5055). */
+    public record DeviceTaint(String node, String device, String key, String value, String effect) implements Fact {}
+}

@@ -1,0 +1,40 @@
+package io.acceltriage.evidence;
+
+import io.acceltriage.DataFiles;
+import java.util.List;
+import java.util.Map;
+
+/** What {@code knowledge/node-agents.yaml} says about accelerator resources, pools and node agents. */
+public record NodeAgents(List<String> acceleratorResources, List<String> expectedCountLabels,
+        List<String> acceleratorNodeLabels, List<String> poolLabels, List<Agent> agents) {
+
+    public record Agent(PodRole role, List<String> patterns) {}
+
+    public static NodeAgents load() {
+        return DataFiles.resource("knowledge/node-agents.yaml", NodeAgents.class);
+    }
+
+    /** The role of a DaemonSet-owned pod, by its name or its DaemonSet's name. */
+    PodRole roleOf(String podName, String ownerKind, String ownerName) {
+        if (!"DaemonSet".equals(ownerKind)) {
+            return PodRole.WORKLOAD;
+        }
+        for (Agent agent : agents) {
+            for (String p : agent.patterns()) {
+                if (podName.contains(p) || (ownerName != null && ownerName.contains(p))) {
+                    return agent.role();
+                }
+            }
+        }
+        return PodRole.WORKLOAD;
+    }
+
+    public String poolOf(Map<String, String> labels) {
+        for (String l : poolLabels) {
+            if (labels.containsKey(l)) {
+                return labels.get(l);
+            }
+        }
+        return null;
+    }
+}

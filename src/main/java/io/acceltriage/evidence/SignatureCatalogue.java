@@ -1,0 +1,61 @@
+package io.acceltriage.evidence;
+
+import io.acceltriage.DataFiles;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
+
+/** The log signatures of {@code knowledge/log-signatures.yaml}: what a line means and what helps. */
+public final class SignatureCatalogue {
+
+    public enum Remedy { RESTART, ESCALATE, NONE }
+
+    public record Signature(String id, String pattern, String family, double weight, Remedy remedy, String cause,
+            boolean agentOnly) {}
+
+    record File(List<Signature> signatures) {}
+
+    private final List<Signature> signatures;
+    private final Map<String, Signature> byId;
+    private final List<Pattern> patterns;
+
+    SignatureCatalogue(List<Signature> signatures) {
+        this.signatures = List.copyOf(signatures);
+        this.byId = signatures.stream().collect(Collectors.toMap(Signature::id, Function.identity()));
+        this.patterns = signatures.stream().map(s -> {
+            try {
+                return Pattern.compile(s.pattern());
+            } catch (PatternSyntaxException e) {
+                throw new DataFiles.InvalidDataFile("knowledge/log-signatures.yaml: signature '" + s.id()
+                        + "' has an invalid pattern: " + e.getDescription());
+            }
+        }).toList();
+    }
+
+    public static SignatureCatalogue load() {
+        return new SignatureCatalogue(DataFiles.resource("knowledge/log-signatures.yaml", File.class).signatures());
+    }
+
+    public Optional<Signature> byId(String id) {
+        return Optional.ofNullable(byId.get(id));
+    }
+
+    /** The signatures a line matches; agent-only ones count only for node agents. */
+    List<Signature> match(String line, PodRole role) {
+        List<Signature> out = new java.util.ArrayList<>(1);
+        for (int i = 0; i < signatures.size(); i++) {
+            Signature s = signatures.get(i);
+            if (s.agentOnly() && !role.nodeAgent()) {
+                continue;
+            }
+            if (patterns.get(i).matcher(line).find()) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+}

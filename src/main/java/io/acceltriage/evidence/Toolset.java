@@ -1,0 +1,29 @@
+package io.acceltriage.evidence;
+
+import java.util.List;
+
+/** One file of {@code tools/}: named, described PromQL templates with typed parameters and fault rules. */
+public record Toolset(String apiVersion, String kind, String name, String description, List<Tool> tools) {
+
+    public record Tool(String name, String description, String metric, String query, List<Parameter> parameters,
+            Fault fault) {}
+
+    public record Parameter(String name, ParameterType type, String description) {}
+
+    public enum ParameterType { NODE, GPU, NAMESPACE, POD, DURATION, STRING }
+
+    /**
+     * When a reading is a fault. {@code changed}: a gauge moved to a new non-zero value; {@code
+     * increased}: a counter grew; {@code above}: value ≥ threshold; {@code bits}: value has any bit of
+     * the mask threshold; {@code rate}: per-second growth ≥ threshold. {@code catalogue: xid} hands the
+     * value to the XID catalogue instead of a fixed family.
+     */
+    public record Fault(Condition when, Double threshold, String family, Double weight, String cause,
+            Boolean degradation, String catalogue) {
+        public boolean degrades() {
+            return Boolean.TRUE.equals(degradation);
+        }
+    }
+
+    public enum Condition { CHANGED, INCREASED, ABOVE, BITS, RATE }
+}

@@ -1,0 +1,152 @@
+package io.acceltriage.incident;
+
+import io.acceltriage.audit.Actors;
+import io.acceltriage.audit.AuditKind;
+import io.acceltriage.audit.AuditLog;
+import io.acceltriage.store.Database;
+import io.acceltriage.store.Json;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The durable inbox of alerts. {@link #accept} commits every new alert and its audit record in one
+ * transaction before the webhook answers, so an acknowledged alert survives a crash; re-deliveries
+ * (Alertmanager's repeat_interval, retries) are recognised and stored once.
+ */
+@ApplicationScoped
+public class AlertInbox {
+
+    private final Database database;
+    private final AuditLog audit;
+    private final Event<AlertsArrived> arrived;
+
+    AlertInbox(Database database, AuditLog audit, Event<AlertsArrived> arrived) {
+        this.database = database;
+        this.audit = audit;
+        this.arrived = arrived;
+    }
+
+    public record Receipt(int accepted, int duplicates) {}
+
+    public Receipt accept(List<Alert> alerts) {
+        Instant now = Instant.now();
+        Receipt receipt = database.inTransaction(c -> {
+            int accepted = 0;
+            int duplicates = 0;
+            for (Alert alert : alerts) {
+                if (insert(c, alert, now)) {
+                    accepted++;
+                    audit.append(c, null, AuditKind.ALERT_RECEIVED, Actors.ALERTMANAGER, auditPayload(alert));
+                } else {
+                    duplicates++;
+                }
+            }
+            return new Receipt(accepted, duplicates);
+        });
+        if (receipt.accepted() > 0) {
+            arrived.fire(new AlertsArrived(receipt.accepted()));
+        }
+        return receipt;
+    }
+
+    /** Same group, same alert, same status and start: a re-delivery, not news. */
+    static String dedupKey(Alert a) {
+        return Fingerprints.sha256(a.groupKey() + "\n" + a.fingerprint() + "\n" + a.status().wireName() + "\n" + a.startsAt());
+    }
+
+    private static boolean insert(Connection c, Alert a, Instant now) throws SQLException {
+        String key = dedupKey(a);
+        try (PreparedStatement ps = c.prepareStatement("select 1 from alerts where dedup_key = ?")) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    return false;
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("insert into alerts (dedup_key, group_key, fingerprint, status, alertname,"
+                + " labels, annotations, starts_at, ends_at, generator_url, received_at) values (?,?,?,?,?,?,?,?,?,?,?)")) {
+            ps.setString(1, key);
+            ps.setString(2, a.groupKey());
+            ps.setString(3, a.fingerprint());
+            ps.setString(4, a.status().wireName());
+            ps.setString(5, a.name());
+            ps.setString(6, Json.write(a.labels()));
+            ps.setString(7, Json.write(a.annotations()));
+            ps.setTimestamp(8, a.startsAt() == null ? null : Timestamp.from(a.startsAt()));
+            ps.setTimestamp(9, a.endsAt() == null ? null : Timestamp.from(a.endsAt()));
+            ps.setString(10, a.generatorUrl());
+            ps.setTimestamp(11, Timestamp.from(now));
+            ps.executeUpdate();
+        }
+        return true;
+    }
+
+    private static Map<String, Object> auditPayload(Alert a) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("alertname", a.name());
+        p.put("status", a.status().wireName());
+        p.put("fingerprint", a.fingerprint());
+        p.put("groupKey", a.groupKey());
+        p.put("labels", a.labels());
+        p.put("startsAt", a.startsAt());
+        return p;
+    }
+
+    /** Alerts not yet filed under an incident, oldest first. */
+    public List<StoredAlert> unprocessed(int limit) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "select id, group_key, fingerprint, status, labels, annotations, starts_at, ends_at, generator_url,"
+                            + " received_at, incident_id from alerts where processed_at is null order by id limit " + limit)) {
+                return map(ps);
+            }
+        });
+    }
+
+    public List<StoredAlert> ofIncident(String incidentId) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "select id, group_key, fingerprint, status, labels, annotations, starts_at, ends_at, generator_url,"
+                            + " received_at, incident_id from alerts where incident_id = ? order by id")) {
+                ps.setString(1, incidentId);
+                return map(ps);
+            }
+        });
+    }
+
+    /** Files an alert under an incident and marks it processed, inside the caller's transaction. */
+    public void file(Connection c, long alertId, String incidentId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update alerts set incident_id = ?, processed_at = ? where id = ?")) {
+            ps.setString(1, incidentId);
+            ps.setTimestamp(2, Timestamp.from(Instant.now()));
+            ps.setLong(3, alertId);
+            ps.executeUpdate();
+        }
+    }
+
+    private static List<StoredAlert> map(PreparedStatement ps) throws SQLException {
+        List<StoredAlert> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                Timestamp starts = rs.getTimestamp(7);
+                Timestamp ends = rs.getTimestamp(8);
+                Alert alert = new Alert(rs.getString(3), rs.getString(2), AlertStatus.parse(rs.getString(4)),
+                        Json.readStringMap(rs.getString(5)), Json.readStringMap(rs.getString(6)),
+                        starts == null ? null : starts.toInstant(), ends == null ? null : ends.toInstant(), rs.getString(9));
+                out.add(new StoredAlert(rs.getLong(1), alert, rs.getTimestamp(10).toInstant(), rs.getString(11)));
+            }
+        }
+        return out;
+    }
+}

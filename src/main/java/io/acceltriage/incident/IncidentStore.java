@@ -1,0 +1,142 @@
+package io.acceltriage.incident;
+
+import io.acceltriage.store.Database;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Incidents: opened per subject, updated as triage goes on, listed and read back by the API and page. */
+@ApplicationScoped
+public class IncidentStore {
+
+    private static final String COLUMNS = "id, subject_kind, subject_ns, subject_name, node, state, family, confidence,"
+            + " alert_count, opened_at, updated_at, resolved_at, summary, assessment";
+
+    private final Database database;
+
+    IncidentStore(Database database) {
+        this.database = database;
+    }
+
+    public static String newId() {
+        return "inc-" + UUID.randomUUID().toString().substring(0, 13).replace("-", "");
+    }
+
+    public Optional<Incident> openFor(Connection c, Subject subject) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS
+                + " from incidents where subject_key = ? and state <> 'RESOLVED' order by opened_at desc limit 1")) {
+            ps.setString(1, subject.key());
+            List<Incident> found = map(ps);
+            return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+        }
+    }
+
+    public Incident open(Connection c, Subject subject, String node, Instant at) throws SQLException {
+        Incident incident = new Incident(newId(), subject, node, IncidentState.TRIAGING, null, null, 0, at, at, null, null, null);
+        try (PreparedStatement ps = c.prepareStatement("insert into incidents (id, subject_key, subject_kind, subject_ns,"
+                + " subject_name, node, state, alert_count, opened_at, updated_at) values (?,?,?,?,?,?,?,?,?,?)")) {
+            ps.setString(1, incident.id());
+            ps.setString(2, subject.key());
+            ps.setString(3, subject.kind().name());
+            ps.setString(4, subject.namespace());
+            ps.setString(5, subject.name());
+            ps.setString(6, node);
+            ps.setString(7, incident.state().name());
+            ps.setInt(8, 0);
+            ps.setTimestamp(9, Timestamp.from(at));
+            ps.setTimestamp(10, Timestamp.from(at));
+            ps.executeUpdate();
+        }
+        return incident;
+    }
+
+    public void countAlert(Connection c, String id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update incidents set alert_count = alert_count + 1, updated_at = ? where id = ?")) {
+            ps.setTimestamp(1, Timestamp.from(Instant.now()));
+            ps.setString(2, id);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Records the outcome of a triage: the headline columns and the assessment document. */
+    public void recordAssessment(Connection c, String id, IncidentState state, String family, double confidence,
+            String summary, String assessmentJson) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update incidents set state = ?, family = ?, confidence = ?,"
+                + " summary = ?, assessment = ?, updated_at = ? where id = ?")) {
+            ps.setString(1, state.name());
+            ps.setString(2, family);
+            ps.setDouble(3, confidence);
+            ps.setString(4, summary);
+            ps.setString(5, assessmentJson);
+            ps.setTimestamp(6, Timestamp.from(Instant.now()));
+            ps.setString(7, id);
+            ps.executeUpdate();
+        }
+    }
+
+    public void setState(Connection c, String id, IncidentState state) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update incidents set state = ?, updated_at = ?, resolved_at = ? where id = ?")) {
+            Instant now = Instant.now();
+            ps.setString(1, state.name());
+            ps.setTimestamp(2, Timestamp.from(now));
+            ps.setTimestamp(3, state == IncidentState.RESOLVED ? Timestamp.from(now) : null);
+            ps.setString(4, id);
+            ps.executeUpdate();
+        }
+    }
+
+    public Optional<Incident> find(String id) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from incidents where id = ?")) {
+                ps.setString(1, id);
+                List<Incident> found = map(ps);
+                return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+            }
+        });
+    }
+
+    public List<Incident> list(IncidentFilter f) {
+        StringBuilder sql = new StringBuilder("select " + COLUMNS + " from incidents where 1=1");
+        List<Object> args = new ArrayList<>();
+        if (f.state() != null) { sql.append(" and state = ?"); args.add(f.state().name()); }
+        if (f.family() != null) { sql.append(" and family = ?"); args.add(f.family()); }
+        if (f.node() != null) { sql.append(" and node = ?"); args.add(f.node()); }
+        if (f.namespace() != null) { sql.append(" and subject_ns = ?"); args.add(f.namespace()); }
+        if (f.since() != null) { sql.append(" and opened_at >= ?"); args.add(Timestamp.from(f.since())); }
+        if (f.before() != null) { sql.append(" and opened_at < ?"); args.add(Timestamp.from(f.before())); }
+        sql.append(" order by opened_at desc, id limit ").append(Math.max(1, Math.min(f.limit(), 500)));
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+                for (int i = 0; i < args.size(); i++) {
+                    ps.setObject(i + 1, args.get(i));
+                }
+                return map(ps);
+            }
+        });
+    }
+
+    private static List<Incident> map(PreparedStatement ps) throws SQLException {
+        List<Incident> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                Subject subject = new Subject(Subject.Kind.valueOf(rs.getString(2)), rs.getString(3), rs.getString(4));
+                double confidence = rs.getDouble(8);
+                Double conf = rs.wasNull() ? null : confidence;
+                Timestamp resolved = rs.getTimestamp(12);
+                out.add(new Incident(rs.getString(1), subject, rs.getString(5), IncidentState.valueOf(rs.getString(6)),
+                        rs.getString(7), conf, rs.getInt(9), rs.getTimestamp(10).toInstant(),
+                        rs.getTimestamp(11).toInstant(), resolved == null ? null : resolved.toInstant(),
+                        rs.getString(13), rs.getString(14)));
+            }
+        }
+        return out;
+    }
+}

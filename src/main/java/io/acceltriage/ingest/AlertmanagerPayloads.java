@@ -1,0 +1,145 @@
+package io.acceltriage.ingest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import io.acceltriage.incident.Alert;
+import io.acceltriage.incident.AlertStatus;
+import io.acceltriage.incident.Fingerprints;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Turns a webhook body into alerts, or says exactly what is wrong with it. */
+public final class AlertmanagerPayloads {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    static final int MAX_ALERTS = 1000;
+    static final int MAX_LABELS = 64;
+    static final int MAX_VALUE_LENGTH = 4096;
+
+    private AlertmanagerPayloads() {}
+
+    public static List<Alert> parse(byte[] body) {
+        if (body == null || body.length == 0) {
+            throw new InvalidPayload("empty body: expected an Alertmanager webhook payload (JSON, version 4)");
+        }
+        AlertmanagerPayload payload;
+        try {
+            payload = MAPPER.readValue(body, AlertmanagerPayload.class);
+        } catch (MismatchedInputException e) {
+            throw new InvalidPayload("wrong type at " + path(e) + ": " + firstLine(e.getOriginalMessage()));
+        } catch (JsonProcessingException e) {
+            throw new InvalidPayload("malformed JSON at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ": " + firstLine(e.getOriginalMessage()));
+        } catch (java.io.IOException e) {
+            throw new InvalidPayload("unreadable body: " + e.getMessage());
+        }
+        if (payload == null) {
+            throw new InvalidPayload("body is JSON null: expected an Alertmanager webhook payload");
+        }
+        if (payload.version() != null && !payload.version().equals("4")) {
+            throw new InvalidPayload("unsupported payload version \"" + payload.version() + "\": this endpoint speaks version 4");
+        }
+        if (payload.alerts() == null) {
+            throw new InvalidPayload("missing field \"alerts\": expected an array of alerts");
+        }
+        if (payload.alerts().size() > MAX_ALERTS) {
+            throw new InvalidPayload("too many alerts in one delivery: " + payload.alerts().size() + " > " + MAX_ALERTS
+                    + "; lower max_alerts in the webhook_config");
+        }
+        String groupKey = payload.groupKey() == null ? "" : payload.groupKey();
+        List<Alert> alerts = new ArrayList<>(payload.alerts().size());
+        for (int i = 0; i < payload.alerts().size(); i++) {
+            alerts.add(toAlert(payload.alerts().get(i), groupKey, "alerts[" + i + "]"));
+        }
+        return alerts;
+    }
+
+    private static Alert toAlert(AlertmanagerPayload.AlertmanagerAlert a, String groupKey, String at) {
+        if (a == null) {
+            throw new InvalidPayload(at + " is null");
+        }
+        AlertStatus status;
+        try {
+            status = AlertStatus.parse(a.status());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidPayload(at + ".status: " + e.getMessage());
+        }
+        Map<String, String> labels = checked(a.labels(), at + ".labels", true);
+        Map<String, String> annotations = checked(a.annotations() == null ? Map.of() : a.annotations(), at + ".annotations", false);
+        if (!labels.containsKey("alertname")) {
+            throw new InvalidPayload(at + ".labels has no \"alertname\"");
+        }
+        Instant startsAt = time(a.startsAt(), at + ".startsAt", true);
+        Instant endsAt = time(a.endsAt(), at + ".endsAt", false);
+        String fingerprint = a.fingerprint() == null || a.fingerprint().isBlank()
+                ? Fingerprints.of(labels) : a.fingerprint();
+        if (fingerprint.length() > 64) {
+            throw new InvalidPayload(at + ".fingerprint is longer than 64 characters");
+        }
+        return new Alert(fingerprint, groupKey, status, labels, annotations, startsAt, endsAt, a.generatorURL());
+    }
+
+    private static Map<String, String> checked(Map<String, String> map, String at, boolean required) {
+        if (map == null) {
+            if (required) throw new InvalidPayload("missing " + at);
+            return Map.of();
+        }
+        if (map.size() > MAX_LABELS) {
+            throw new InvalidPayload(at + " has " + map.size() + " entries; at most " + MAX_LABELS);
+        }
+        for (Map.Entry<String, String> e : map.entrySet()) {
+            if (e.getValue() == null) {
+                throw new InvalidPayload(at + "." + e.getKey() + " is null: values must be strings");
+            }
+            if (e.getKey().length() > 256 || e.getValue().length() > MAX_VALUE_LENGTH) {
+                throw new InvalidPayload(at + "." + abbreviate(e.getKey()) + " is too long");
+            }
+        }
+        return map;
+    }
+
+    private static Instant time(String value, String at, boolean required) {
+        if (value == null || value.isBlank() || value.startsWith("0001-01-01")) {
+            // Alertmanager sends the zero time for "not set" (endsAt of a firing alert).
+            if (required && (value == null || value.isBlank())) {
+                throw new InvalidPayload("missing " + at + ": expected an RFC 3339 time");
+            }
+            return null;
+        }
+        try {
+            return java.time.OffsetDateTime.parse(value).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new InvalidPayload(at + " is not an RFC 3339 time: \"" + abbreviate(value) + "\"");
+        }
+    }
+
+    private static String path(MismatchedInputException e) {
+        StringBuilder sb = new StringBuilder();
+        for (var ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                if (sb.length() > 0) sb.append('.');
+                sb.append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                sb.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return sb.length() == 0 ? "the top level" : sb.toString();
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) return "";
+        int nl = s.indexOf('\n');
+        return abbreviate(nl < 0 ? s : s.substring(0, nl));
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 120 ? s.substring(0, 120) + "…" : s;
+    }
+}

@@ -1,0 +1,109 @@
+package io.acceltriage.store;
+
+import io.agroal.api.AgroalDataSource;
+import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
+import io.agroal.api.security.NamePrincipal;
+import io.agroal.api.security.SimplePassword;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.flywaydb.core.Flyway;
+import org.jboss.logging.Logger;
+
+/**
+ * The one connection pool of the service. H2 or PostgreSQL is chosen at run time from the JDBC URL,
+ * so a single build serves the embedded default and production; Flyway brings either schema up to
+ * date before anything else touches it.
+ */
+@ApplicationScoped
+public class Database {
+
+    private static final Logger LOG = Logger.getLogger(Database.class);
+
+    private final AgroalDataSource pool;
+    private final String url;
+
+    Database(StoreConfig config) {
+        this.url = config.db().url().filter(u -> !u.isBlank()).orElseGet(() -> embeddedUrl(config.dataDir()));
+        String user = config.db().user().orElse(url.startsWith("jdbc:h2:") ? "sa" : "");
+        String password = config.db().password().orElse("");
+        try {
+            this.pool = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
+                    .connectionPoolConfiguration(cp -> cp
+                            .maxSize(config.db().poolSize())
+                            .acquisitionTimeout(Duration.ofSeconds(5))
+                            .connectionFactoryConfiguration(cf -> cf
+                                    .jdbcUrl(url)
+                                    .principal(user.isEmpty() ? null : new NamePrincipal(user))
+                                    .credential(new SimplePassword(password)))));
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot open the store at " + redacted(url)
+                    + ": check ACCELTRIAGE_DB_URL, ACCELTRIAGE_DB_USER and ACCELTRIAGE_DB_PASSWORD", e);
+        }
+        Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate();
+        LOG.infof("store: %s", redacted(url));
+    }
+
+    static String embeddedUrl(String dataDir) {
+        // AUTO_SERVER lets the `audit verify` command read the file while the service holds it.
+        return "jdbc:h2:file:" + Path.of(dataDir).toAbsolutePath().normalize().resolve("acceltriage")
+                + ";AUTO_SERVER=TRUE";
+    }
+
+    /** The URL without credentials, for logs and errors. */
+    static String redacted(String url) {
+        return url.replaceAll("(?i)(password|user)=[^&;]*", "$1=<secret>");
+    }
+
+    public boolean isPostgres() {
+        return url.startsWith("jdbc:postgresql:");
+    }
+
+    /** Runs work in one transaction: committed when it returns, rolled back when it throws. */
+    public <T> T inTransaction(SqlWork<T> work) {
+        try (Connection c = pool.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new StoreException(e);
+        }
+    }
+
+    /** Reads with auto-commit. */
+    public <T> T read(SqlWork<T> work) {
+        try (Connection c = pool.getConnection()) {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw new StoreException(e);
+        }
+    }
+
+    /** True when a connection can be had and answers; the readiness check uses it. */
+    public boolean reachable() {
+        try (Connection c = pool.getConnection()) {
+            return c.isValid(2);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    @PreDestroy
+    void close() {
+        pool.close();
+    }
+
+    @FunctionalInterface
+    public interface SqlWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+}
