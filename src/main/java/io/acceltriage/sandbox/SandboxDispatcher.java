@@ -1,0 +1,236 @@
+package io.acceltriage.sandbox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Serves what CRUD mode lacks in front of the CRUD dispatcher: pod logs, the eviction subresource,
+ * full label and field selectors on lists, strategic-merge patches (as merge patches), the version
+ * endpoint, and a hook that lets simulated controllers replace deleted pods.
+ */
+final class SandboxDispatcher extends Dispatcher {
+
+    private static final Pattern LOG = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/log$");
+    private static final Pattern EVICTION = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction$");
+    private static final Pattern POD = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)$");
+
+    private final ObjectStore store;
+    private final PodLogs logs;
+    private final DisruptionBudgets budgets;
+    private volatile Consumer<ObjectNode> podDeleted = pod -> {
+    };
+
+    SandboxDispatcher(ObjectStore store, PodLogs logs) {
+        this.store = store;
+        this.logs = logs;
+        this.budgets = new DisruptionBudgets(store);
+    }
+
+    DisruptionBudgets budgets() {
+        return budgets;
+    }
+
+    void onPodDeleted(Consumer<ObjectNode> listener) {
+        this.podDeleted = listener;
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        String full = request.getPath();
+        int q = full.indexOf('?');
+        String path = q < 0 ? full : full.substring(0, q);
+        Map<String, String> query = query(q < 0 ? "" : full.substring(q + 1));
+        String method = request.getMethod();
+        try {
+            if (method.equals("GET") && path.equals("/version")) {
+                return KubeStatus.json(200, VERSION);
+            }
+            Matcher m = LOG.matcher(path);
+            if (method.equals("GET") && m.matches()) {
+                return log(m.group(1), m.group(2), query);
+            }
+            m = EVICTION.matcher(path);
+            if (method.equals("POST") && m.matches()) {
+                return evict(m.group(1), m.group(2));
+            }
+            m = POD.matcher(path);
+            if (method.equals("DELETE") && m.matches()) {
+                return deletePod(request, m.group(1), m.group(2));
+            }
+            if (method.equals("PATCH")) {
+                return store.locked(() -> crud().dispatch(asMergePatch(request)));
+            }
+            if (method.equals("GET") && !"true".equals(query.get("watch"))
+                    && (query.containsKey("labelSelector") || query.containsKey("fieldSelector"))) {
+                return filteredList(path, query);
+            }
+            return store.locked(() -> crud().dispatch(request));
+        } catch (IllegalArgumentException e) {
+            return KubeStatus.failure(400, "BadRequest", e.getMessage(), null, null);
+        }
+    }
+
+    private KubernetesCrudDispatcher crud() {
+        return store.crud();
+    }
+
+    private MockResponse log(String namespace, String name, Map<String, String> query) {
+        Optional<ObjectNode> pod = store.get(DisruptionBudgets.POD, namespace, name);
+        if (pod.isEmpty()) {
+            return KubeStatus.failure(404, "NotFound", "pods \"" + name + "\" not found", "pods", name);
+        }
+        JsonNode containers = pod.get().path("spec").path("containers");
+        String container = query.get("container");
+        if (container == null || container.isEmpty()) {
+            if (containers.size() != 1) {
+                StringBuilder names = new StringBuilder();
+                containers.forEach(c -> names.append(names.isEmpty() ? "" : " ").append(c.path("name").asText()));
+                return KubeStatus.failure(400, "BadRequest", "a container name must be specified for pod " + name
+                        + ", choose one of: [" + names + "]", null, null);
+            }
+            container = containers.get(0).path("name").asText();
+        }
+        boolean known = false;
+        for (JsonNode c : containers) {
+            known |= c.path("name").asText().equals(container);
+        }
+        for (JsonNode c : pod.get().path("spec").path("initContainers")) {
+            known |= c.path("name").asText().equals(container);
+        }
+        if (!known) {
+            return KubeStatus.failure(400, "BadRequest", "container " + container + " is not valid for pod " + name,
+                    null, null);
+        }
+        boolean previous = "true".equals(query.get("previous"));
+        Optional<String> text = logs.get(namespace, name, container, previous);
+        if (text.isEmpty()) {
+            String message = previous
+                    ? "previous terminated container \"" + container + "\" in pod \"" + name + "\" not found"
+                    : "container \"" + container + "\" in pod \"" + name + "\" is waiting to start: "
+                            + waitingReason(pod.get(), container);
+            return KubeStatus.failure(400, "BadRequest", message, null, null);
+        }
+        String body = PodLogs.cut(text.get(), integer(query.get("tailLines")), integer(query.get("limitBytes")));
+        return new MockResponse().setResponseCode(200).setHeader("Content-Type", "text/plain").setBody(body);
+    }
+
+    private static String waitingReason(JsonNode pod, String container) {
+        for (JsonNode s : pod.path("status").path("containerStatuses")) {
+            if (s.path("name").asText().equals(container)) {
+                return s.path("state").path("waiting").path("reason").asText("ContainerCreating");
+            }
+        }
+        return "ContainerCreating";
+    }
+
+    private MockResponse evict(String namespace, String name) {
+        Optional<ObjectNode> pod = store.get(DisruptionBudgets.POD, namespace, name);
+        if (pod.isEmpty()) {
+            return KubeStatus.failure(404, "NotFound", "pods \"" + name + "\" not found", "pods", name);
+        }
+        DisruptionBudgets.Verdict verdict = budgets.check(pod.get());
+        if (!verdict.allowed()) {
+            ObjectNode status = ObjectStore.parse(KubeStatus.failure(429, "TooManyRequests",
+                    "Cannot evict pod as it would violate the pod's disruption budget.", null, null)
+                    .getBody().readUtf8());
+            ArrayNode causes = status.putObject("details").putArray("causes");
+            causes.addObject().put("reason", "DisruptionBudget").put("message", verdict.cause());
+            return KubeStatus.json(429, status.toString());
+        }
+        budgets.recordDisruption(namespace, verdict.budget(), name);
+        store.delete(DisruptionBudgets.POD, namespace, name);
+        logs.removePod(namespace, name);
+        podDeleted.accept(pod.get());
+        return KubeStatus.success(201);
+    }
+
+    private MockResponse deletePod(RecordedRequest request, String namespace, String name) {
+        Optional<ObjectNode> pod = store.get(DisruptionBudgets.POD, namespace, name);
+        MockResponse response = store.locked(() -> crud().dispatch(request));
+        if (pod.isPresent() && response.code() == 200
+                && store.get(DisruptionBudgets.POD, namespace, name).isEmpty()) {
+            logs.removePod(namespace, name);
+            podDeleted.accept(pod.get());
+        }
+        return response;
+    }
+
+    /**
+     * The CRUD server knows JSON Patch and JSON merge patch only. kubectl cordon/drain and many clients
+     * send strategic merge patches; for the maps and scalars they touch (spec.unschedulable, labels,
+     * taints replaced whole) a merge patch has the same effect.
+     */
+    private static RecordedRequest asMergePatch(RecordedRequest request) {
+        String type = request.getHeader("Content-Type");
+        if (type == null || !(type.contains("strategic-merge-patch") || type.contains("apply-patch"))) {
+            return request;
+        }
+        Headers headers = request.getHeaders().newBuilder()
+                .set("Content-Type", "application/merge-patch+json").build();
+        return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), headers,
+                request.getBody());
+    }
+
+    private MockResponse filteredList(String path, Map<String, String> query) {
+        Predicate<JsonNode> labels = Selectors.labels(query.get("labelSelector"));
+        Predicate<JsonNode> fields = Selectors.fields(query.get("fieldSelector"));
+        MockResponse all = store.locked(() -> crud().handleGet(path));
+        if (all.code() != 200) {
+            return all;
+        }
+        ObjectNode list = ObjectStore.parse(all.getBody().readUtf8());
+        ArrayNode kept = ObjectStore.JSON.createArrayNode();
+        for (JsonNode item : list.path("items")) {
+            if (labels.test(item) && fields.test(item)) {
+                kept.add(item);
+            }
+        }
+        list.set("items", kept);
+        return KubeStatus.json(200, list.toString());
+    }
+
+    private static Map<String, String> query(String raw) {
+        Map<String, String> params = new LinkedHashMap<>();
+        for (String pair : raw.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            params.put(key, value);
+        }
+        return params;
+    }
+
+    private static Integer integer(String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not an integer: " + value);
+        }
+    }
+
+    private static final String VERSION = """
+            {"major":"1","minor":"33","gitVersion":"v1.33.5","gitCommit":"sandbox","gitTreeState":"clean",\
+            "buildDate":"2026-10-01T00:00:00Z","goVersion":"go1.24.6","compiler":"gc","platform":"linux/amd64"}""";
+}

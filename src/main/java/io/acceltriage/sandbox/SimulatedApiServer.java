@@ -1,0 +1,107 @@
+package io.acceltriage.sandbox;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A Kubernetes API served in process: the fabric8 mock server in CRUD mode (plain HTTP on 127.0.0.1, a
+ * free port), plus pod logs, evictions that respect PodDisruptionBudgets, full selectors, and the custom
+ * kinds of GPU workloads (JobSet, PyTorchJob, LeaderWorkerSet, ResourceSlice).
+ */
+public final class SimulatedApiServer implements AutoCloseable {
+
+    private final KubernetesMockServer server;
+    private final ObjectStore store;
+    private final PodLogs logs;
+    private final SandboxDispatcher dispatcher;
+    private final KubernetesClient client;
+
+    private SimulatedApiServer(KubernetesMockServer server, ObjectStore store, PodLogs logs,
+            SandboxDispatcher dispatcher) {
+        this.server = server;
+        this.store = store;
+        this.logs = logs;
+        this.dispatcher = dispatcher;
+        this.client = server.createClient(builder -> builder.withConfig(new ConfigBuilder(Config.empty())
+                .withMasterUrl(server.url("/"))
+                .withNamespace("default")
+                .withHttp2Disable(true)
+                // a refused or failed request is an answer to report, not one to retry for seconds
+                .withRequestRetryBackoffLimit(0)
+                .build()));
+    }
+
+    public static SimulatedApiServer start() {
+        KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher(Kinds.CUSTOM);
+        ObjectStore store = new ObjectStore(crud);
+        PodLogs logs = new PodLogs();
+        SandboxDispatcher dispatcher = new SandboxDispatcher(store, logs);
+        KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()),
+                new MockWebServer(), new HashMap<>(), dispatcher, false);
+        try {
+            server.init(InetAddress.getByName("127.0.0.1"), 0);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("cannot resolve 127.0.0.1", e);
+        }
+        return new SimulatedApiServer(server, store, logs, dispatcher);
+    }
+
+    /** One client bound to this server, shared by every caller. */
+    public KubernetesClient client() {
+        return client;
+    }
+
+    public String url() {
+        return server.url("/");
+    }
+
+    public void putLog(String namespace, String pod, String container, boolean previous, String text) {
+        logs.put(namespace, pod, container, previous, text);
+    }
+
+    public void clearLogs() {
+        logs.clear();
+    }
+
+    /**
+     * Creates an object as {@code kubectl get -o yaml} shows it, of any built-in or registered custom
+     * kind, keeping its status and its metadata.uid when given.
+     */
+    public void apply(Map<String, Object> object) {
+        store.create(ObjectStore.JSON.valueToTree(object));
+    }
+
+    void apply(HasMetadata object) {
+        store.create(ObjectStore.parse(Kinds.SERIALIZATION.asJson(object)));
+    }
+
+    ObjectStore store() {
+        return store;
+    }
+
+    PodLogs logs() {
+        return logs;
+    }
+
+    SandboxDispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        server.destroy();
+    }
+}
