@@ -17,6 +17,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 
 @Dependent
+@io.quarkus.arc.Unremovable
 @CommandLine.Command(name = "audit", description = "Verify or export the hash-chained audit log.",
         subcommands = {AuditCommand.Verify.class, AuditCommand.Export.class})
 class AuditCommand implements Runnable {
@@ -30,6 +31,7 @@ class AuditCommand implements Runnable {
     }
 
     @Dependent
+    @io.quarkus.arc.Unremovable
     @CommandLine.Command(name = "verify", description = "Walk the chain; exit 1 naming the first changed, removed or inserted record.")
     static class Verify implements Callable<Integer> {
         @Inject
@@ -54,6 +56,7 @@ class AuditCommand implements Runnable {
     }
 
     @Dependent
+    @io.quarkus.arc.Unremovable
     @CommandLine.Command(name = "export", description = "Write every record as JSON Lines (to a file or standard output).")
     static class Export implements Callable<Integer> {
         @Inject

@@ -16,6 +16,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 
 @Dependent
+@io.quarkus.arc.Unremovable
 @CommandLine.Command(name = "eval", description = "Replay scenarios offline and compare with what they expect.")
 class EvalCommand implements Callable<Integer> {
 

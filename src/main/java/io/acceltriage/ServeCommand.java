@@ -6,6 +6,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import picocli.CommandLine;
 
 @Dependent
+@io.quarkus.arc.Unremovable
 @CommandLine.Command(name = "serve", description = "Run the service (the default command).")
 class ServeCommand implements Runnable {
 
