@@ -68,6 +68,7 @@ class EvalCommand implements Callable<Integer> {
             }
             if (verbose) {
                 out.println("     family " + r.family() + ", proposals " + r.proposals());
+                r.explanation().forEach(line -> out.println("     " + line));
             }
         }
         int total = passed + failed;

@@ -37,7 +37,9 @@ public final class Responder {
     }
 
     public Assessment assess(Subject subject, List<Alert> alerts) {
-        EvidenceBundle bundle = gatherer.gather(subject);
+        java.time.Instant at = alerts.stream().map(Alert::startsAt).filter(java.util.Objects::nonNull)
+                .max(java.time.Instant::compareTo).orElse(java.time.Instant.now());
+        EvidenceBundle bundle = gatherer.gather(subject, at);
         Diagnosis diagnosis = classifier.classify(bundle);
         Plan plan = planner.plan(diagnosis, bundle);
         PolicyContext ctx = new PolicyContext(diagnosis.family(), diagnosis.confidence(), diagnosis.degradation());

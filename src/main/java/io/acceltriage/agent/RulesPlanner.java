@@ -53,7 +53,7 @@ public final class RulesPlanner {
             escalate.add(d.degradation() ? "device degradation on " + b.node() + ": " + d.cause() + "; plan a reset or replacement"
                     : "contained device error on " + b.node() + ": " + d.cause());
             if (!d.degradation()) {
-                for (PodPlacement p : affectedPods(d, b, false)) {
+                for (PodPlacement p : affectedPods(d, b)) {
                     restartWorkloadOf(p, b, "restart the workload after a contained device error", cited, out);
                 }
             }
@@ -64,7 +64,7 @@ public final class RulesPlanner {
             return;
         }
         out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), "fence " + b.node() + ": " + d.cause(), cited, BY));
-        for (PodPlacement p : affectedPods(d, b, true)) {
+        for (PodPlacement p : affectedPods(d, b)) {
             Optional<Workload> w = p.workloadRef() == null ? Optional.empty() : b.workload(p.workloadRef());
             if (w.isPresent() && w.get().serving()) {
                 out.add(new Proposal(ActionKind.SHIFT_REPLICAS, w.get().ref(), "move the replica off " + b.node()
@@ -97,7 +97,7 @@ public final class RulesPlanner {
 
     private void planApplication(Diagnosis d, EvidenceBundle b, List<Proposal> out, List<String> escalate) {
         if (d.restartHelps()) {
-            for (PodPlacement p : affectedPods(d, b, false)) {
+            for (PodPlacement p : affectedPods(d, b)) {
                 restartWorkloadOf(p, b, "a restart is expected to clear: " + d.cause(), d.evidenceIds(), out);
             }
             if (out.isEmpty()) {
@@ -120,10 +120,10 @@ public final class RulesPlanner {
 
     /**
      * Workload pods the fault touches: those the evidence names (holding a faulty device, crashing,
-     * logging the fault, or the alert's own pod); with {@code wholeNode}, every accelerator pod on
-     * the node when the evidence names none.
+     * logging the fault, or the alert's own pod). A healthy pod on healthy devices of a fenced node
+     * keeps running: moving it is a drain, which a person approves.
      */
-    private List<PodPlacement> affectedPods(Diagnosis d, EvidenceBundle b, boolean wholeNode) {
+    private List<PodPlacement> affectedPods(Diagnosis d, EvidenceBundle b) {
         Map<String, PodPlacement> out = new LinkedHashMap<>();
         Set<String> named = new LinkedHashSet<>();
         for (Finding f : d.supporting()) {
@@ -143,13 +143,6 @@ public final class RulesPlanner {
         }
         for (PodPlacement p : b.pods()) {
             if (!p.role().nodeAgent() && named.contains(p.ref())) out.put(p.ref(), p);
-        }
-        if (out.isEmpty() && wholeNode) {
-            for (PodPlacement p : b.pods()) {
-                if (!p.role().nodeAgent() && p.accelerators() > 0 && b.node() != null && b.node().equals(p.node())) {
-                    out.put(p.ref(), p);
-                }
-            }
         }
         return new ArrayList<>(out.values());
     }

@@ -29,6 +29,10 @@ public final class Classifier {
     static final double FAULT_THRESHOLD = 0.3;
     /** Seconds between a reading and its "ten minutes ago" counterpart. */
     static final double HISTORY_SECONDS = 600;
+    /** Events older than this before the alert are history, not news. */
+    static final java.time.Duration STALE_EVENT = java.time.Duration.ofMinutes(30);
+    /** What history (an old XID, an old event) weighs: a hint, never a fault on its own. */
+    static final double HISTORY_WEIGHT = 0.1;
 
     private final XidCatalogue xids;
     private final Toolsets toolsets;
@@ -44,11 +48,19 @@ public final class Classifier {
 
     public Diagnosis classify(EvidenceBundle bundle) {
         List<Finding> findings = new ArrayList<>();
+        Readings readings = new Readings(bundle);
         for (Evidence e : bundle.items()) {
-            findingFor(e).ifPresent(findings::add);
+            findingFor(e, readings).ifPresent(findings::add);
+        }
+        findings = withRepeatsOnTheDevice(findings);
+        // Findings of one group are one reason: the strongest of them counts. Different reasons
+        // combine as independent evidence (noisy-or).
+        Map<String, Finding> strongest = new java.util.LinkedHashMap<>();
+        for (Finding f : findings) {
+            strongest.merge(f.family() + "|" + f.group(), f, (a, b) -> b.weight() > a.weight() ? b : a);
         }
         Map<Family, Double> scores = new EnumMap<>(Family.class);
-        for (Finding f : findings) {
+        for (Finding f : strongest.values()) {
             scores.merge(f.family(), f.weight(), (a, b) -> 1 - (1 - a) * (1 - b));
         }
         List<Map.Entry<Family, Double>> ranked = scores.entrySet().stream()
@@ -87,88 +99,152 @@ public final class Classifier {
                 findings, degradation, notes);
     }
 
-    private Optional<Finding> findingFor(Evidence e) {
+    /**
+     * An XID that repeats on one GPU belongs to the family the catalogue gives a repeating code (XID
+     * 13 and 31: the device), so each single report of that code is read that way too.
+     */
+    private static List<Finding> withRepeatsOnTheDevice(List<Finding> findings) {
+        Map<String, Family> repeated = new java.util.HashMap<>();
+        for (Finding f : findings) {
+            if (f.group().startsWith("xid-repeat-")) repeated.put("xid-" + f.group().substring("xid-repeat-".length()), f.family());
+        }
+        if (repeated.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            Family to = repeated.get(f.group());
+            out.add(to == null ? f : new Finding(to, f.weight(), f.cause() + ", repeating", f.evidenceIds(), f.group(),
+                    f.symptom(), f.degradation(), f.contained(), false));
+        }
+        return out;
+    }
+
+    private Optional<Finding> findingFor(Evidence e, Readings readings) {
         String id = e.id();
         if (e.fact() instanceof Facts.MetricReading m) {
-            return metricFinding(m, id);
+            return metricFinding(m, id, readings);
         }
         if (e.fact() instanceof Facts.AcceleratorCapacity c) {
             if (c.expected() > 0 && c.capacity() == 0 || c.capacity() > 0 && c.allocatable() == 0) {
                 return Optional.of(Finding.of(Family.INFRASTRUCTURE, 0.65,
-                        c.node() + " advertises no " + c.resource() + ": the device plugin is not serving its devices", id));
+                        c.node() + " advertises no " + c.resource() + ": the device plugin is not serving its devices", id, "capacity"));
             }
             if (c.allocatable() < c.capacity()) {
                 return Optional.of(Finding.of(Family.DEVICE, 0.7, (c.capacity() - c.allocatable()) + " of " + c.capacity() + " "
-                        + c.resource() + " on " + c.node() + " marked unhealthy by the device plugin", id));
+                        + c.resource() + " on " + c.node() + " marked unhealthy by the device plugin", id, "capacity"));
             }
             if (c.capacity() < c.expected()) {
                 return Optional.of(Finding.of(Family.DEVICE, 0.6, c.node() + " advertises " + c.capacity() + " of "
-                        + c.expected() + " " + c.resource() + ": a device disappeared", id));
+                        + c.expected() + " " + c.resource() + ": a device disappeared", id, "capacity"));
             }
             return Optional.empty();
         }
         if (e.fact() instanceof Facts.NodeCondition c) {
             if ("Ready".equals(c.type())) {
                 return "True".equals(c.status()) ? Optional.empty() : Optional.of(Finding.of(Family.INFRASTRUCTURE, 0.8,
-                        c.node() + " is not ready" + (c.message() == null ? "" : ": " + c.message()), id));
+                        c.node() + " is not ready" + (c.message() == null ? "" : ": " + c.message()), id, "node-ready"));
             }
             return cluster.condition(c.type()).filter(s -> "True".equals(c.status()))
-                    .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause() + " (" + c.node() + ")", id));
+                    .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause() + " (" + c.node() + ")", id,
+                            "condition-" + c.type()));
         }
         if (e.fact() instanceof Facts.DeviceHealth h) {
             return cluster.unhealthyStates().contains(h.health()) ? Optional.of(Finding.of(Family.DEVICE, 0.75,
-                    h.resource() + " " + h.resourceId() + " held by " + h.namespace() + "/" + h.pod() + " is " + h.health(), id))
-                    : Optional.empty();
+                    h.resource() + " " + h.resourceId() + " held by " + h.namespace() + "/" + h.pod() + " is " + h.health(), id,
+                    "device-health")) : Optional.empty();
         }
         if (e.fact() instanceof Facts.ContainerState c) {
             if (c.role().nodeAgent()) {
                 return c.ready() && c.restarts() == 0 ? Optional.empty() : Optional.of(Finding.of(Family.INFRASTRUCTURE, 0.6,
                         "the " + c.role().name().toLowerCase().replace('_', ' ') + " on " + c.node() + " is "
-                                + (c.reason() == null ? "not ready" : c.reason()), id).restartable());
+                                + (c.reason() == null ? "not ready" : c.reason()), id, "node-agent").restartable());
             }
             if (c.lastReason() != null) {
                 Optional<ClusterSignals.Signal> t = cluster.termination(c.lastReason());
                 if (t.isPresent()) {
                     return Optional.of(Finding.of(Family.parse(t.get().family()), t.get().weight(),
-                            c.namespace() + "/" + c.pod() + ": " + t.get().cause(), id));
+                            c.namespace() + "/" + c.pod() + ": " + t.get().cause(), id, "termination-" + c.lastReason()));
                 }
             }
             // A crash loop alone is a symptom: it says something broke, not what.
             return "CrashLoopBackOff".equals(c.reason()) || c.restarts() > 0
-                    ? Optional.of(Finding.of(Family.APPLICATION, 0.15, c.namespace() + "/" + c.pod() + " keeps restarting", id).restartable())
+                    ? Optional.of(Finding.of(Family.APPLICATION, 0.15, c.namespace() + "/" + c.pod() + " keeps restarting", id,
+                            "crash-loop").asSymptom().restartable())
                     : Optional.empty();
         }
         if (e.fact() instanceof Facts.PodPending p) {
             return cluster.event("FailedScheduling", p.message())
-                    .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause(), id));
+                    .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause(), id, "pending").asSymptom());
         }
         if (e.fact() instanceof Facts.ClusterEvent ev) {
-            return cluster.event(ev.reason(), ev.message()).map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause(), id));
+            Optional<Finding> found = kernelXid(ev.message(), ev.objectName(), id)
+                    .or(() -> cluster.event(ev.reason(), ev.message())
+                            .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause(), id, "event-" + ev.reason())));
+            boolean stale = ev.lastSeen() != null && readings.at() != null
+                    && ev.lastSeen().isBefore(readings.at().minus(STALE_EVENT));
+            // An event long before the alert is history: it may explain a pattern, not this incident.
+            return stale ? found.map(f -> new Finding(f.family(), Math.min(f.weight(), HISTORY_WEIGHT), f.cause() + " (last seen "
+                    + ev.lastSeen() + ")", f.evidenceIds(), f.group() + "-stale", true, f.degradation(), f.contained(),
+                    f.restartHelps())) : found;
         }
         if (e.fact() instanceof Facts.LogMatch l) {
+            Optional<Finding> xid = kernelXid(l.line(), l.namespace() + "/" + l.pod(), id);
+            if (xid.isPresent()) {
+                return xid.map(Finding::asSymptom);
+            }
             return signatures.byId(l.signature()).map(s -> {
-                Finding f = Finding.of(Family.parse(s.family()), s.weight(), s.cause(), id);
+                Finding f = Finding.of(Family.parse(s.family()), s.weight(), s.cause(), id, "log-" + s.id()).asSymptom();
                 return s.remedy() == SignatureCatalogue.Remedy.RESTART ? f.restartable() : f;
             });
         }
         if (e.fact() instanceof Facts.DeviceTaint t) {
             boolean enforced = "NoSchedule".equals(t.effect()) || "NoExecute".equals(t.effect());
             return Optional.of(Finding.of(Family.DEVICE, enforced ? 0.6 : 0.3,
-                    "DRA device " + t.device() + " on " + t.node() + " tainted " + t.key(), id));
+                    "DRA device " + t.device() + " on " + t.node() + " tainted " + t.key(), id, "dra-taint"));
         }
         return Optional.empty();
     }
 
-    private Optional<Finding> metricFinding(Facts.MetricReading m, String id) {
+    /**
+     * An XID the driver printed ("NVRM: Xid (PCI:…): 79, …", as Node Problem Detector forwards kernel
+     * messages, or "Xid=79" as the device plugin logs it), classified by the catalogue.
+     */
+    private Optional<Finding> kernelXid(String text, String where, String id) {
+        if (text == null) return Optional.empty();
+        java.util.regex.Matcher m = KERNEL_XID.matcher(text);
+        if (!m.find()) return Optional.empty();
+        int code = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
+        return xids.get(code).map(x -> xidFinding(x, true, where, id));
+    }
+
+    private static final java.util.regex.Pattern KERNEL_XID =
+            java.util.regex.Pattern.compile("NVRM: Xid \\([^)]*\\): (\\d+)|\\bXid=(\\d+)");
+
+    private Optional<Finding> metricFinding(Facts.MetricReading m, String id, Readings readings) {
         Optional<Toolset.Tool> tool = toolsets.forMetric(m.metric());
         if (tool.isEmpty() || tool.get().fault() == null) {
             return Optional.empty();
         }
         Toolset.Fault fault = tool.get().fault();
+        String where = m.node() + (m.device() == null ? "" : " device " + m.device());
         if ("xid".equals(fault.catalogue())) {
-            return xidFinding(m, id);
+            int code = (int) m.value();
+            if (code == 0) return Optional.empty();
+            boolean fresh = m.previous() == null || m.previous() != m.value();
+            Optional<XidCatalogue.Xid> known = xids.get(code);
+            if (known.isEmpty()) {
+                return Optional.of(Finding.of(Family.DEVICE, fresh ? 0.4 : 0.15, "XID " + code + " on " + where
+                        + " (not in the catalogue: look it up in NVIDIA's XID catalog)", id, "xid"));
+            }
+            return Optional.of(xidFinding(known.get(), fresh, where, id));
         }
-        double v = m.value();
+        if ("xid-count".equals(fault.catalogue())) {
+            if (m.xid() == null || m.value() < fault.threshold()) return Optional.empty();
+            int code = Integer.parseInt(m.xid());
+            return xids.get(code).filter(x -> x.repeatingFamily() != null).map(x -> Finding.of(Family.parse(x.repeatingFamily()),
+                    0.85, "XID " + code + " (" + x.meaning() + ") repeated " + String.valueOf((long) m.value())
+                    + " times on " + where + ": the device, not the workloads", id, "xid-repeat-" + code));
+        }
+        double v = m.value() + (fault.sumWith() == null ? 0 : readings.value(m.node(), m.device(), fault.sumWith()));
         Double prev = m.previous();
         double weight = fault.weight();
         boolean tripped;
@@ -194,40 +270,61 @@ public final class Classifier {
             case RATE:
                 tripped = prev != null && (v - prev) / HISTORY_SECONDS >= fault.threshold();
                 break;
+            case IDLE:
+                // Idle only means hung when the pod holding the device runs without complaint.
+                tripped = v == 0 && m.pod() != null && !readings.troubled(m.namespace(), m.pod());
+                break;
             default:
                 tripped = false;
         }
         if (!tripped) {
             return Optional.empty();
         }
-        Finding f = Finding.of(Family.parse(fault.family()), weight, fault.cause() + " (" + m.node()
-                + (m.device() == null ? "" : " device " + m.device()) + ")", id);
+        Finding f = Finding.of(Family.parse(fault.family()), weight, fault.cause() + " (" + where + ")", id, tool.get().name());
         return Optional.of(fault.degrades() ? f.degrading() : f);
     }
 
-    private Optional<Finding> xidFinding(Facts.MetricReading m, String id) {
-        int code = (int) m.value();
-        if (code == 0) {
-            return Optional.empty();
-        }
-        boolean fresh = m.previous() == null || m.previous() != m.value();
-        String where = m.node() + (m.device() == null ? "" : " GPU " + m.device());
-        Optional<XidCatalogue.Xid> known = xids.get(code);
-        if (known.isEmpty()) {
-            return Optional.of(Finding.of(Family.DEVICE, fresh ? 0.4 : 0.15, "XID " + code + " on " + where
-                    + " (not in the catalogue: look it up in NVIDIA's XID catalog)", id));
-        }
-        XidCatalogue.Xid x = known.get();
+    private static Finding xidFinding(XidCatalogue.Xid x, boolean fresh, String where, String id) {
         double weight = x.secondary() ? 0.2 : x.fatal() ? 0.9 : x.degradation() ? 0.5 : 0.6;
         if (!fresh) {
-            weight = Math.min(weight, 0.25);
+            weight = Math.min(weight, HISTORY_WEIGHT);
         }
-        Finding f = Finding.of(x.familyEnum(), weight, "XID " + code + " (" + x.meaning() + ") on " + where
-                + (fresh ? "" : ", reported before this alert"), id);
+        Finding f = Finding.of(x.familyEnum(), weight, "XID " + x.code() + " (" + x.meaning() + ") on " + where
+                + (fresh ? "" : ", reported before this alert"), id, x.secondary() ? "xid-secondary" : "xid-" + x.code());
         if (x.degradation()) f = f.degrading();
         if (x.contained()) f = f.containedToApp();
-        if (x.familyEnum() == Family.APPLICATION) f = f.restartable();
-        return Optional.of(f);
+        if ("restart app".equals(x.action())) f = f.restartable();
+        return f;
+    }
+
+    /** Lookups across a bundle's readings: sums of a device's metrics, and which pods are in trouble. */
+    private static final class Readings {
+        private final Map<String, Double> values = new java.util.HashMap<>();
+        private final java.util.Set<String> troubledPods = new java.util.HashSet<>();
+        private final java.time.Instant at;
+
+        Readings(EvidenceBundle bundle) {
+            this.at = bundle.at();
+            for (Evidence e : bundle.items()) {
+                if (e.fact() instanceof Facts.MetricReading m) {
+                    values.merge(m.node() + "|" + m.device() + "|" + m.metric(), m.value(), Double::sum);
+                } else if (e.fact() instanceof Facts.ContainerState c) {
+                    troubledPods.add(c.namespace() + "/" + c.pod());
+                }
+            }
+        }
+
+        double value(String node, String device, String metric) {
+            return values.getOrDefault(node + "|" + device + "|" + metric, 0.0);
+        }
+
+        java.time.Instant at() {
+            return at;
+        }
+
+        boolean troubled(String namespace, String pod) {
+            return troubledPods.contains(namespace + "/" + pod);
+        }
     }
 
     private static double round(double v) {

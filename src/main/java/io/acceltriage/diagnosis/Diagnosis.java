@@ -15,10 +15,13 @@ public record Diagnosis(Family family, String cause, double confidence, List<Str
         return findings.stream().filter(f -> f.family() == family).toList();
     }
 
-    /** The device fault is contained or only degradation: the node itself may stay in service. */
+    /**
+     * The device fault is contained or only degradation: every finding about the device's own state
+     * says so (symptoms such as log lines do not count), so the node itself may stay in service.
+     */
     public boolean nodeMayStay() {
-        List<Finding> s = supporting();
-        return !s.isEmpty() && s.stream().allMatch(f -> f.degradation() || f.contained());
+        List<Finding> state = supporting().stream().filter(f -> !f.symptom()).toList();
+        return !state.isEmpty() && state.stream().allMatch(f -> f.degradation() || f.contained());
     }
 
     /** Every strong reason of the family expects a restart to clear it. */

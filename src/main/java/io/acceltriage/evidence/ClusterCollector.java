@@ -39,6 +39,8 @@ import java.util.Set;
 final class ClusterCollector {
 
     private static final int MAX_PENDING = 5;
+    private static final int MAX_FOCUS_PODS = 16;
+    private static final int MAX_METRIC_NODES = 8;
     private static final ResourceDefinitionContext RESOURCE_SLICES = new ResourceDefinitionContext.Builder()
             .withGroup("resource.k8s.io").withVersion("v1beta1").withPlural("resourceslices").withKind("ResourceSlice")
             .withNamespaced(false).build();
@@ -54,17 +56,36 @@ final class ClusterCollector {
     ClusterView collect(Subject subject) {
         List<Observation> obs = new ArrayList<>();
         List<Gap> gaps = new ArrayList<>();
-        Pod focus = null;
+        Owners owners = new Owners();
+        List<Pod> focus = new ArrayList<>();
         String nodeName = null;
-        if (subject.kind() == Subject.Kind.NODE) {
-            nodeName = subject.name();
-        } else if (subject.kind() == Subject.Kind.POD) {
-            focus = client.pods().inNamespace(subject.namespace()).withName(subject.name()).get();
-            if (focus == null) {
-                gaps.add(new Gap(Source.CLUSTER, "pod " + subject.namespace() + "/" + subject.name() + " no longer exists"));
-            } else {
-                nodeName = focus.getSpec().getNodeName();
+        List<String> metricNodes = new ArrayList<>();
+        switch (subject.kind()) {
+            case NODE -> nodeName = subject.name();
+            case POD -> {
+                Pod pod = client.pods().inNamespace(subject.namespace()).withName(subject.name()).get();
+                if (pod == null) {
+                    gaps.add(new Gap(Source.CLUSTER, "pod " + subject.namespace() + "/" + subject.name() + " no longer exists"));
+                } else {
+                    focus.add(pod);
+                    nodeName = pod.getSpec().getNodeName();
+                }
             }
+            case WORKLOAD -> {
+                focus.addAll(podsOfWorkload(subject, owners));
+                if (focus.isEmpty()) {
+                    gaps.add(new Gap(Source.CLUSTER, "no pods found for " + subject.key()));
+                }
+                nodeName = primaryNode(focus);
+                for (Pod p : focus) {
+                    String n = p.getSpec().getNodeName();
+                    if (n != null && !metricNodes.contains(n) && metricNodes.size() < MAX_METRIC_NODES) metricNodes.add(n);
+                }
+            }
+            default -> { }
+        }
+        if (nodeName != null && !metricNodes.contains(nodeName)) {
+            metricNodes.add(0, nodeName);
         }
 
         Node node = nodeName == null ? null : client.nodes().withName(nodeName).get();
@@ -81,9 +102,7 @@ final class ClusterCollector {
         }
 
         Map<String, Pod> pods = new LinkedHashMap<>();
-        if (focus != null) {
-            pods.put(ref(focus), focus);
-        }
+        focus.forEach(p -> pods.put(ref(p), p));
         if (nodeName != null) {
             for (Pod p : client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems()) {
                 if (nodeName.equals(p.getSpec().getNodeName())) {
@@ -92,7 +111,6 @@ final class ClusterCollector {
             }
         }
 
-        Owners owners = new Owners();
         List<PodPlacement> placements = new ArrayList<>();
         List<LogTarget> logs = new ArrayList<>();
         for (Pod p : pods.values()) {
@@ -104,19 +122,51 @@ final class ClusterCollector {
             placements.add(new PodPlacement(p.getMetadata().getNamespace(), p.getMetadata().getName(),
                     p.getSpec().getNodeName(), role, accelerators, top == null || role.nodeAgent() ? null : top.ref(),
                     firstImage(p), controller != null));
-            boolean focused = p == focus;
+            boolean focused = focus.contains(p);
             if (role.nodeAgent() || accelerators > 0 || focused) {
                 observePod(p, role, focused, obs, logs);
             }
-        }
-        if (focus != null && "Pending".equals(focus.getStatus().getPhase())) {
-            observePending(focus, obs);
+            if (focused && "Pending".equals(p.getStatus().getPhase())) {
+                observePending(p, obs);
+            }
         }
         observePendingAcceleratorPods(pods.keySet(), obs);
 
         List<Workload> workloads = workloadsOf(placements, owners);
         observeEvents(nodeName, pods.values(), workloads, obs);
-        return new ClusterView(nodeName, pool, cordoned, obs, placements, workloads, logs, gaps);
+        return new ClusterView(nodeName, pool, cordoned, metricNodes, obs, placements, workloads, logs, gaps);
+    }
+
+    /** Pods of a workload subject ("deployment/name", "jobset/name", …): their top owner or their controller is it. */
+    private List<Pod> podsOfWorkload(Subject subject, Owners owners) {
+        String name = subject.name().substring(subject.name().indexOf('/') + 1);
+        List<Pod> out = new ArrayList<>();
+        for (Pod p : client.pods().inNamespace(subject.namespace()).list().getItems()) {
+            OwnerReference c = controllerOf(p);
+            if (c == null) continue;
+            Owner top = owners.top(subject.namespace(), c);
+            if (name.equals(c.getName()) || (top != null && name.equals(top.name()))) {
+                out.add(p);
+                if (out.size() >= MAX_FOCUS_PODS) break;
+            }
+        }
+        return out;
+    }
+
+    /** The node to look at for a workload: the one node its troubled pods share, else the one node all share. */
+    private static String primaryNode(List<Pod> pods) {
+        Set<String> troubled = new LinkedHashSet<>();
+        Set<String> all = new LinkedHashSet<>();
+        for (Pod p : pods) {
+            String n = p.getSpec().getNodeName();
+            if (n == null) continue;
+            all.add(n);
+            boolean ok = p.getStatus() != null && p.getStatus().getContainerStatuses() != null
+                    && p.getStatus().getContainerStatuses().stream().allMatch(cs -> Boolean.TRUE.equals(cs.getReady()));
+            if (!ok) troubled.add(n);
+        }
+        if (troubled.size() == 1) return troubled.iterator().next();
+        return all.size() == 1 ? all.iterator().next() : null;
     }
 
     private void observeNode(Node node, String pool, List<Observation> obs) {
@@ -295,8 +345,21 @@ final class ClusterCollector {
                     + io.getName() + ": " + e.getType() + " " + e.getReason() + ": " + abbreviate(e.getMessage())
                     + (count > 1 ? " (x" + count + ")" : ""),
                     new Facts.ClusterEvent(io.getNamespace(), io.getKind(), io.getName(), e.getType(), e.getReason(),
-                            abbreviate(e.getMessage()), count)));
+                            abbreviate(e.getMessage()), count, lastSeen(e))));
         }
+    }
+
+    private static java.time.Instant lastSeen(Event e) {
+        for (String t : new String[] {e.getLastTimestamp(), e.getEventTime() == null ? null : e.getEventTime().getTime(),
+                e.getFirstTimestamp(), e.getMetadata() == null ? null : e.getMetadata().getCreationTimestamp()}) {
+            if (t == null || t.isBlank()) continue;
+            try {
+                return java.time.OffsetDateTime.parse(t).toInstant();
+            } catch (java.time.format.DateTimeParseException ignored) {
+                // try the next field
+            }
+        }
+        return null;
     }
 
     private List<Workload> workloadsOf(List<PodPlacement> placements, Owners owners) {
@@ -386,6 +449,7 @@ final class ClusterCollector {
                 case "Deployment": return client.apps().deployments().inNamespace(ns).withName(name).get();
                 case "StatefulSet": return client.apps().statefulSets().inNamespace(ns).withName(name).get();
                 case "Job": return client.batch().v1().jobs().inNamespace(ns).withName(name).get();
+                case "Pod": return client.pods().inNamespace(ns).withName(name).get();
                 case "DaemonSet": return null;
                 default:
                     ResourceDefinitionContext ctx = OwnerKinds.CUSTOM.get(kind);

@@ -2,6 +2,9 @@ package io.acceltriage.evidence;
 
 import java.util.List;
 
-/** What the API server said about the subject's node, its pods and their workloads. */
-record ClusterView(String node, String pool, boolean nodeCordoned, List<Observation> observations,
+/**
+ * What the API server said about the subject's node, its pods and their workloads. {@code node} is the
+ * one node to fence if any; {@code metricNodes} every node whose devices matter (a workload's nodes).
+ */
+record ClusterView(String node, String pool, boolean nodeCordoned, List<String> metricNodes, List<Observation> observations,
         List<PodPlacement> pods, List<Workload> workloads, List<LogTarget> logTargets, List<Gap> gaps) {}

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Everything gathered for one triage: cited evidence, the subject's node and pool, the pods there and
+ * Everything gathered for one triage, as of {@code at} (the alerts' time): cited evidence, the subject's node and pool, the pods there and
  * their workloads, what could not be read, and a line per source consulted.
  */
-public record EvidenceBundle(Subject subject, String node, String pool, boolean nodeCordoned, List<Evidence> items,
+public record EvidenceBundle(Subject subject, java.time.Instant at, String node, String pool, boolean nodeCordoned, List<Evidence> items,
         List<PodPlacement> pods, List<Workload> workloads, List<Gap> gaps, List<String> consulted) {
 
     public Optional<Evidence> byId(String id) {

@@ -28,7 +28,8 @@ public final class EvidenceGatherer {
         this.executor = executor;
     }
 
-    public EvidenceBundle gather(Subject subject) {
+    /** Gathers evidence about a subject; {@code at} is the time the alerts speak of, to tell old news from new. */
+    public EvidenceBundle gather(Subject subject, java.time.Instant at) {
         List<Gap> gaps = new ArrayList<>();
         List<String> consulted = new ArrayList<>();
         // A node subject's metrics need nothing from the API server: start them at once.
@@ -39,29 +40,33 @@ public final class EvidenceGatherer {
             view = cluster.collect(subject);
         } catch (KubernetesClientException e) {
             gaps.add(new Gap(Source.CLUSTER, "Kubernetes API unavailable: HTTP " + e.getCode() + " " + e.getMessage()));
-            view = new ClusterView(subject.kind() == Subject.Kind.NODE ? subject.name() : null, null, false,
+            String node = subject.kind() == Subject.Kind.NODE ? subject.name() : null;
+            view = new ClusterView(node, null, false, node == null ? List.of() : List.of(node),
                     List.of(), List.of(), List.of(), List.of(), List.of());
         }
         gaps.addAll(view.gaps());
         final String node = view.node();
-        CompletableFuture<MetricsCollector.Result> metricsFuture = earlyMetrics != null ? earlyMetrics
-                : node == null ? CompletableFuture.completedFuture(null)
-                : CompletableFuture.supplyAsync(() -> readMetrics(node), executor);
+        List<String> metricNodes = view.metricNodes();
+        List<CompletableFuture<MetricsCollector.Result>> metricFutures = new ArrayList<>();
+        for (String n : metricNodes) {
+            metricFutures.add(earlyMetrics != null && n.equals(subject.name()) ? earlyMetrics
+                    : CompletableFuture.supplyAsync(() -> readMetrics(n), executor));
+        }
         List<CompletableFuture<LogCollector.Result>> logFutures = view.logTargets().stream()
                 .map(t -> CompletableFuture.supplyAsync(() -> logs.collect(t), executor)).toList();
 
         List<Observation> observations = new ArrayList<>(view.observations());
-        consulted.add("cluster: " + (node == null ? "no node" : "node " + node) + ", " + view.pods().size() + " pods, "
+        consulted.add("cluster: " + (node == null ? "no single node" : "node " + node) + ", " + view.pods().size() + " pods, "
                 + view.workloads().size() + " workloads");
-        try {
-            MetricsCollector.Result m = metricsFuture.join();
-            if (m != null) {
+        for (int i = 0; i < metricFutures.size(); i++) {
+            try {
+                MetricsCollector.Result m = metricFutures.get(i).join();
                 observations.addAll(m.observations());
-                consulted.add("metrics: " + m.samplesRead() + " device samples of " + node);
+                consulted.add("metrics: " + m.samplesRead() + " device samples of " + metricNodes.get(i));
+            } catch (CompletionException e) {
+                Throwable cause = e.getCause();
+                gaps.add(new Gap(Source.METRICS, cause instanceof UnavailableMetrics u ? u.getMessage() : String.valueOf(cause)));
             }
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            gaps.add(new Gap(Source.METRICS, cause instanceof UnavailableMetrics u ? u.getMessage() : String.valueOf(cause)));
         }
         int logsRead = 0;
         for (CompletableFuture<LogCollector.Result> f : logFutures) {
@@ -76,7 +81,7 @@ public final class EvidenceGatherer {
         for (Observation o : observations) {
             items.add(new Evidence("E" + (items.size() + 1), o.source(), o.summary(), o.fact()));
         }
-        return new EvidenceBundle(subject, node, view.pool(), view.nodeCordoned(), items, view.pods(), view.workloads(),
+        return new EvidenceBundle(subject, at, node, view.pool(), view.nodeCordoned(), items, view.pods(), view.workloads(),
                 gaps, consulted);
     }
 

@@ -6,7 +6,7 @@ public final class Facts {
 
     /** One device metric sample, with its value ten minutes earlier when the source can tell. */
     public record MetricReading(String node, String device, String uuid, String namespace, String pod,
-            String metric, double value, Double previous) implements Fact {
+            String metric, double value, Double previous, String xid) implements Fact {
         public boolean changed() {
             return previous != null && previous != value;
         }
@@ -31,8 +31,9 @@ public final class Facts {
 
     public record PodPending(String namespace, String pod, String reason, String message) implements Fact {}
 
+    /** A Kubernetes event; {@code lastSeen} may be null when the event carries no time. */
     public record ClusterEvent(String namespace, String objectKind, String objectName, String type, String reason,
-            String message, int count) implements Fact {}
+            String message, int count, java.time.Instant lastSeen) implements Fact {}
 
     /**
      * A log line that matched a known signature. The line is untrusted text from a workload: it is

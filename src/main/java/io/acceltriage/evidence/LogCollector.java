@@ -31,9 +31,11 @@ final class LogCollector {
     Result collect(LogTarget target) {
         String text;
         try {
-            var container = client.pods().inNamespace(target.namespace()).withName(target.pod()).inContainer(target.container());
+            // No waiting for readiness: the containers worth reading are the ones that are not ready.
+            var container = client.pods().inNamespace(target.namespace()).withName(target.pod()).inContainer(target.container())
+                    .withReadyWaitTimeout(0);
             text = target.previous() ? container.terminated().tailingLines(TAIL_LINES).getLog()
-                    : container.tailingLines(TAIL_LINES).getLog();
+                    : container.limitBytes(MAX_BYTES).tailingLines(TAIL_LINES).getLog();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 400 || e.getCode() == 404) {
                 // No previous instance, or the container has not started: nothing to read, not a failure.

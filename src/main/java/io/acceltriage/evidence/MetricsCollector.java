@@ -34,23 +34,24 @@ final class MetricsCollector {
             Optional<Toolset.Tool> tool = toolsets.forMetric(s.name());
             if (tool.isEmpty()) continue;
             Double previous = before.get(key(s));
-            boolean faultMetric = tool.get().fault() != null;
+            boolean faultMetric = tool.get().fault() != null || toolsets.isSummand(s.name());
             boolean held = s.label("pod") != null && !s.label("pod").isEmpty();
-            boolean interesting = faultMetric ? (s.value() != 0 || (previous != null && previous != s.value())) : held;
+            boolean idleRule = tool.get().fault() != null && tool.get().fault().when() == Toolset.Condition.IDLE;
+            boolean interesting = faultMetric && !idleRule ? (s.value() != 0 || (previous != null && previous != s.value())) : held;
             if (!interesting) continue;
             String device = s.device();
             out.add(new Observation(Source.METRICS, node + (device == null ? "" : " device " + device) + " " + s.name() + " = "
                     + format(s.value()) + (previous == null ? "" : " (10 min ago " + format(previous) + ")")
                     + (held ? " [" + s.label("namespace") + "/" + s.label("pod") + "]" : ""),
                     new Facts.MetricReading(node, device, s.label("UUID"), blankToNull(s.label("namespace")),
-                            blankToNull(s.label("pod")), s.name(), s.value(), previous)));
+                            blankToNull(s.label("pod")), s.name(), s.value(), previous, blankToNull(s.label("xid")))));
         }
         return new Result(out, samples.now().size());
     }
 
+    /** A series' identity: its name and label set, so per-XID counts and per-link counters stay apart. */
     private static String key(Sample s) {
-        String uuid = s.label("UUID");
-        return s.name() + "|" + (uuid != null ? uuid : s.device());
+        return s.name() + new java.util.TreeMap<>(s.labels());
     }
 
     private static String blankToNull(String s) {

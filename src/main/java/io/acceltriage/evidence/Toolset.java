@@ -15,15 +15,18 @@ public record Toolset(String apiVersion, String kind, String name, String descri
     /**
      * When a reading is a fault. {@code changed}: a gauge moved to a new non-zero value; {@code
      * increased}: a counter grew; {@code above}: value ≥ threshold; {@code bits}: value has any bit of
-     * the mask threshold; {@code rate}: per-second growth ≥ threshold. {@code catalogue: xid} hands the
-     * value to the XID catalogue instead of a fixed family.
+     * the mask threshold; {@code rate}: per-second growth ≥ threshold; {@code idle}: 0 on a device a
+     * running pod holds. {@code sumWith} adds another metric of the same device before comparing.
+     * {@code catalogue: xid} hands the value to the XID catalogue instead of a fixed family; {@code
+     * catalogue: xid-count} reads a count of one XID (label {@code xid}) and applies the catalogue's
+     * family for a code repeating on one device when the count reaches the threshold.
      */
     public record Fault(Condition when, Double threshold, String family, Double weight, String cause,
-            Boolean degradation, String catalogue) {
+            Boolean degradation, String catalogue, String sumWith) {
         public boolean degrades() {
             return Boolean.TRUE.equals(degradation);
         }
     }
 
-    public enum Condition { CHANGED, INCREASED, ABOVE, BITS, RATE }
+    public enum Condition { CHANGED, INCREASED, ABOVE, BITS, RATE, IDLE }
 }

@@ -91,16 +91,18 @@ public final class Toolsets {
             }
             Toolset.Fault f = t.fault();
             if (f != null) {
-                require(file, f.when() != null, at + ": fault.when is required (changed, increased, above, bits, rate)");
+                require(file, f.when() != null, at + ": fault.when is required (changed, increased, above, bits, rate, idle)");
                 if (f.catalogue() != null) {
-                    require(file, "xid".equals(f.catalogue()), at + ": fault.catalogue may only be 'xid'");
+                    require(file, "xid".equals(f.catalogue()) || "xid-count".equals(f.catalogue()),
+                            at + ": fault.catalogue must be xid or xid-count, got '" + f.catalogue() + "'");
                 } else {
                     require(file, f.family() != null && FAMILIES.contains(f.family()), at + ": fault.family must be device, infrastructure or application");
                     require(file, f.weight() != null && f.weight() > 0 && f.weight() <= 1, at + ": fault.weight must be in (0, 1]");
                     require(file, f.cause() != null, at + ": fault.cause is required");
                 }
                 boolean needsThreshold = f.when() == Toolset.Condition.ABOVE || f.when() == Toolset.Condition.BITS
-                        || f.when() == Toolset.Condition.RATE;
+                        || f.when() == Toolset.Condition.RATE
+                        || "xid-count".equals(f.catalogue());
                 require(file, !needsThreshold || f.threshold() != null, at + ": fault.when " + f.when().name().toLowerCase() + " needs a threshold");
             }
         }
@@ -115,6 +117,12 @@ public final class Toolsets {
 
     public List<Toolset> all() {
         return toolsets;
+    }
+
+    /** True when a fault of another tool adds this metric to its own (sumWith). */
+    public boolean isSummand(String metric) {
+        return toolsets.stream().flatMap(ts -> ts.tools().stream())
+                .anyMatch(t -> t.fault() != null && metric.equals(t.fault().sumWith()));
     }
 
     public Optional<Toolset.Tool> forMetric(String metric) {

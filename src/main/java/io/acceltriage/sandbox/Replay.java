@@ -83,7 +83,7 @@ public final class Replay {
             problems.add(expect.escalate() ? "did not escalate" : "escalated but must not page");
         }
         return new ReplayResult(s.name(), expect.family(), outcome.family().wireName(), familyRight, proposalsRight,
-                problems, new ArrayList<>(proposals));
+                problems, new ArrayList<>(proposals), explain(outcome));
     }
 
     public Outcome replay(Path file, Scenario s, Policy override) {
@@ -170,7 +170,21 @@ public final class Replay {
         return l == null ? List.of() : l;
     }
 
-    static String describe(Judgement j) {
-        return j.proposal().name() + " → " + j.verdict().decision().wireName();
+    /** For --verbose: each subject's findings with the evidence they rest on, and each verdict. */
+    static List<String> explain(Outcome outcome) {
+        List<String> out = new ArrayList<>();
+        for (Assessment a : outcome.assessments()) {
+            out.add(a.subject().key() + ": " + a.diagnosis().family().wireName() + " " + a.diagnosis().confidence());
+            for (var f : a.diagnosis().findings()) {
+                String ev = f.evidenceIds().stream().map(id -> a.evidence().byId(id).map(e -> e.summary()).orElse(id))
+                        .reduce((x, y) -> x + " | " + y).orElse("");
+                out.add(String.format("  %-14s %.2f %s ← %s", f.family().wireName(), f.weight(), f.cause(), ev));
+            }
+            for (Judgement j : a.judgements()) {
+                out.add("  " + j.proposal().name() + " → " + j.verdict().decision().wireName() + " (" + String.join("; ", j.verdict().reasons()) + ")");
+            }
+            a.evidence().gaps().forEach(g -> out.add("  gap: " + g.reason()));
+        }
+        return out;
     }
 }
