@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -440,7 +442,11 @@ public final class FaultInjector {
         return clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
+    /** The time of day as klog prints it in the device plugin's log lines. */
     private String time() {
-        return clock.instant().toString().substring(11, 23);
+        return KLOG_TIME.format(clock.instant());
     }
+
+    private static final DateTimeFormatter KLOG_TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSS")
+            .withZone(ZoneOffset.UTC);
 }
