@@ -5,6 +5,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
 
 /**
  * The embedded default: a simulated GPU cluster started with the application when
@@ -13,6 +14,8 @@ import jakarta.inject.Inject;
  */
 @ApplicationScoped
 public class Sandbox {
+
+    private static final Logger LOG = Logger.getLogger(Sandbox.class);
 
     private final LocalHttpPort port;
     private SimulatedCluster cluster;
@@ -24,7 +27,10 @@ public class Sandbox {
 
     @PostConstruct
     void start() {
+        long began = System.nanoTime();
         cluster = SimulatedCluster.start();
+        LOG.infof("sandbox cluster started in %d ms: Kubernetes API at %s", (System.nanoTime() - began) / 1_000_000,
+                cluster.apiServer().url());
     }
 
     @PreDestroy
