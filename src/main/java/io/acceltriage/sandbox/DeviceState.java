@@ -126,6 +126,10 @@ final class DeviceState {
         return unhealthy.add(device(node, index).id());
     }
 
+    boolean isUnhealthy(String id) {
+        return unhealthy.contains(id);
+    }
+
     int unhealthyCount(String node) {
         return (int) devices(node).stream().filter(d -> unhealthy.contains(d.id())).count();
     }

@@ -38,6 +38,9 @@ public final class SimulatedCluster implements AutoCloseable {
             FleetSeed seed = new FleetSeed(server, devices);
             FaultInjector faults = new FaultInjector(server, devices, seed, XidEffects.load(), AlertRules.load(clock),
                     clock);
+            WorkloadControllers controllers = new WorkloadControllers(server.store(), devices,
+                    server.dispatcher().budgets());
+            server.dispatcher().onPodDeleted(controllers::podDeleted);
             seed.seed();
             return new SimulatedCluster(server, devices, ExporterText.load(), faults);
         } catch (RuntimeException e) {

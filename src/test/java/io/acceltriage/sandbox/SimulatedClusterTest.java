@@ -2,6 +2,7 @@ package io.acceltriage.sandbox;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
@@ -14,6 +15,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -190,6 +192,45 @@ class SimulatedClusterTest {
                 .get("nvidia.com/gpu").toString());
         assertTrue(cluster.exporterText("gpu-a100-03").lines()
                 .filter(l -> l.startsWith("DCGM_FI_DEV_XID_ERRORS{")).allMatch(l -> l.endsWith(" 0")));
+    }
+
+    @Test
+    void anEvictedReplicaComesBackReadyOnAnotherSchedulableNode() {
+        Pod broken = client.pods().inNamespace("serve").withLabel("app", "vllm-llama").list().getItems().stream()
+                .filter(p -> p.getSpec().getNodeName().equals("gpu-a100-03")).findFirst().orElseThrow();
+        cluster.inject(Fault.xid("gpu-a100-03", 0, 79));
+        client.nodes().withName("gpu-a100-03").edit(n -> new NodeBuilder(n).editSpec().withUnschedulable(true)
+                .endSpec().build());
+        client.nodes().withName("gpu-a100-01").edit(n -> new NodeBuilder(n).editSpec().withUnschedulable(true)
+                .endSpec().build());
+
+        // the budget allows no disruption, but an unready pod may go while the budget is met
+        assertTrue(client.pods().inNamespace("serve").withName(broken.getMetadata().getName()).evict());
+
+        List<Pod> replicas = client.pods().inNamespace("serve").withLabel("app", "vllm-llama").list().getItems();
+        assertEquals(3, replicas.size());
+        Pod replacement = replicas.stream().filter(p -> !p.getMetadata().getName().equals(broken.getMetadata().getName()))
+                .filter(p -> !Set.of("gpu-a100-04", "gpu-a100-05").contains(p.getSpec().getNodeName()))
+                .findFirst().orElseThrow();
+        assertEquals("gpu-a100-02", replacement.getSpec().getNodeName());
+        assertTrue(replacement.getMetadata().getName().startsWith("vllm-llama-7d9f5c6b8-"));
+        assertTrue(replacement.getStatus().getContainerStatuses().get(0).getReady());
+        assertEquals(1, client.policy().v1().podDisruptionBudget().inNamespace("serve").withName("vllm-llama").get()
+                .getStatus().getDisruptionsAllowed());
+    }
+
+    @Test
+    void aDeletedGangWorkerIsRecreatedOnAFreeH100Node() {
+        Pod worker = client.pods().inNamespace("ml").withLabel("batch.kubernetes.io/job-completion-index", "2")
+                .list().getItems().get(0);
+
+        client.pods().inNamespace("ml").withName(worker.getMetadata().getName()).delete();
+
+        Pod replacement = client.pods().inNamespace("ml").withLabel("batch.kubernetes.io/job-completion-index", "2")
+                .list().getItems().get(0);
+        assertNotEquals(worker.getMetadata().getName(), replacement.getMetadata().getName());
+        assertEquals("gpu-h100-05", replacement.getSpec().getNodeName());
+        assertEquals(8, FaultInjector.gpuIds(replacement.getStatus().getContainerStatuses().get(0)).size());
     }
 
     @Test
