@@ -4,6 +4,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -74,6 +75,16 @@ class SandboxResourceTest {
         assertTrue(delivery.body().contains("\"receiver\":\"sandbox\""), delivery.body());
         assertTrue(delivery.body().contains("\"truncatedAlerts\":0"), delivery.body());
         assertNotEquals(8081, RestAssured.port, "the profile asks for a random port, and delivery found it");
+    }
+
+    @Inject
+    Sandbox sandbox;
+
+    @Test
+    void exporterUrlPointsAtThisServiceOnItsActualPort() {
+        given().get(sandbox.exporterUrl("tpu-v5e-01")).then().statusCode(200)
+                .body(containsString("# TYPE tensorcore_utilization gauge"))
+                .body(containsString("namespace=\"ml\""));
     }
 
     @Test
