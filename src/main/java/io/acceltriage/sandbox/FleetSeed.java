@@ -180,16 +180,16 @@ final class FleetSeed {
         for (String node : gpuNodes) {
             String plugin = DEVICE_PLUGIN + "-" + suffix(DEVICE_PLUGIN + node, 5);
             pod(GPU_OPERATOR, plugin, node, Map.of("app", DEVICE_PLUGIN, "controller-revision-hash", "6b8c7d9f54",
-                    "pod-template-generation", "1"), owner("apps/v1", "DaemonSet", DEVICE_PLUGIN),
-                    new ContainerBuilder().withName(DEVICE_PLUGIN_CONTAINER)
-                            .withImage("nvcr.io/nvidia/k8s-device-plugin:v0.17.0").build(), null, 0);
+                    "pod-template-generation", "1"), owner("apps/v1", "DaemonSet", GPU_OPERATOR, DEVICE_PLUGIN),
+                    daemonPodSpec(new ContainerBuilder().withName(DEVICE_PLUGIN_CONTAINER)
+                            .withImage("nvcr.io/nvidia/k8s-device-plugin:v0.17.0").build()), 0);
             server.putLog(GPU_OPERATOR, plugin, DEVICE_PLUGIN_CONTAINER, false, devicePluginLog(node));
             String exporter = EXPORTER + "-" + suffix(EXPORTER + node, 5);
             pod(GPU_OPERATOR, exporter, node, Map.of("app", EXPORTER, "controller-revision-hash", "5f9d8b6c47",
-                    "pod-template-generation", "1"), owner("apps/v1", "DaemonSet", EXPORTER),
-                    new ContainerBuilder().withName(EXPORTER)
+                    "pod-template-generation", "1"), owner("apps/v1", "DaemonSet", GPU_OPERATOR, EXPORTER),
+                    daemonPodSpec(new ContainerBuilder().withName(EXPORTER)
                             .withImage("nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.3-ubuntu22.04")
-                            .addNewPort().withName("metrics").withContainerPort(9400).endPort().build(), null, 0);
+                            .addNewPort().withName("metrics").withContainerPort(9400).endPort().build()), 0);
             server.putLog(GPU_OPERATOR, exporter, EXPORTER, false, """
                     time="2026-11-29T08:00:12Z" level=info msg="Starting dcgm-exporter" Version=4.2.3-4.1.3
                     time="2026-11-29T08:00:13Z" level=info msg="DCGM successfully initialized!"
@@ -217,7 +217,7 @@ final class FleetSeed {
 
     private void daemonSet(String name, String container, String image, int nodes, String nodeLabel) {
         server.apply(new DaemonSetBuilder().withNewMetadata().withName(name).withNamespace(GPU_OPERATOR)
-                .withUid(uid("ds/" + name)).addToLabels("app", name)
+                .withUid(uid("ds/" + GPU_OPERATOR + "/" + name)).addToLabels("app", name)
                 .addToLabels("app.kubernetes.io/managed-by", "gpu-operator").endMetadata()
                 .withNewSpec().withNewSelector().addToMatchLabels("app", name).endSelector()
                 .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata()
@@ -240,9 +240,9 @@ final class FleetSeed {
             String name = "coredns-5d78c9869d-" + suffix("coredns" + i, 5);
             pod("kube-system", name, system.get(i % system.size()),
                     Map.of("k8s-app", "kube-dns", "pod-template-hash", "5d78c9869d"),
-                    owner("apps/v1", "ReplicaSet", "coredns-5d78c9869d"),
-                    new ContainerBuilder().withName("coredns").withImage("registry.k8s.io/coredns/coredns:v1.11.3")
-                            .build(), null, 0);
+                    owner("apps/v1", "ReplicaSet", "kube-system", "coredns-5d78c9869d"),
+                    templateSpec(new ContainerBuilder().withName("coredns")
+                            .withImage("registry.k8s.io/coredns/coredns:v1.11.3").build(), null), 0);
         }
     }
 
@@ -257,7 +257,7 @@ final class FleetSeed {
         for (int i = 0; i < 3; i++) {
             String name = "vllm-llama-7d9f5c6b8-" + suffix("vllm" + i, 5);
             pod("serve", name, "gpu-a100-0" + (3 + i), Map.of("app", "vllm-llama", "pod-template-hash", "7d9f5c6b8"),
-                    owner("apps/v1", "ReplicaSet", "vllm-llama-7d9f5c6b8"), vllm, "a100-serve", 1);
+                    owner("apps/v1", "ReplicaSet", "serve", "vllm-llama-7d9f5c6b8"), templateSpec(vllm, "a100-serve"), 1);
             server.putLog("serve", name, "vllm", false, """
                     INFO 11-29 08:01:02 api_server.py:212] vLLM API server version 0.11.0
                     INFO 11-29 08:01:40 model_runner.py:1072] Loading model weights took 14.99 GB
@@ -305,7 +305,7 @@ final class FleetSeed {
                 .withNewResources().addToLimits("nvidia.com/gpu", new Quantity("8"))
                 .addToRequests("nvidia.com/gpu", new Quantity("8")).endResources().build();
         Map<String, Object> podTemplate = Map.of("metadata", Map.of("labels", Map.of("app", jobSet)),
-                "spec", ObjectStore.JSON.convertValue(templateSpec(trainer, "h100-train"), Map.class));
+                "spec", ObjectStore.JSON.convertValue(templateSpec(trainer, "h100-train", "OnFailure"), Map.class));
         server.apply(Map.of("apiVersion", "jobset.x-k8s.io/v1alpha2", "kind", "JobSet",
                 "metadata", Map.of("name", jobSet, "namespace", "ml", "uid", jobSetUid, "generation", 1,
                         "labels", Map.of("team", "foundation-models")),
@@ -334,7 +334,7 @@ final class FleetSeed {
                 .endMetadata()
                 .withNewSpec().withParallelism(4).withCompletions(4).withCompletionMode("Indexed").withBackoffLimit(0)
                 .withNewTemplate().withNewMetadata().withLabels(labels).endMetadata()
-                .withSpec(templateSpec(trainer, "h100-train")).endTemplate().endSpec()
+                .withSpec(templateSpec(trainer, "h100-train", "OnFailure")).endTemplate().endSpec()
                 .withNewStatus().withActive(4).withReady(4).withSucceeded(0).withFailed(0)
                 .withStartTime(STARTED).endStatus().build());
         for (int i = 0; i < 4; i++) {
@@ -345,8 +345,8 @@ final class FleetSeed {
             podLabels.put("controller-uid", jobUid);
             podLabels.put("job-name", jobName);
             String name = jobName + "-" + i + "-" + suffix("pretrain" + i, 5);
-            pod("ml", name, "gpu-h100-0" + (1 + i), podLabels, ownerRef("batch/v1", "Job", jobName, jobUid), trainer,
-                    "h100-train", 8);
+            pod("ml", name, "gpu-h100-0" + (1 + i), podLabels, ownerRef("batch/v1", "Job", jobName, jobUid),
+                    templateSpec(trainer, "h100-train", "OnFailure"), 8);
             server.putLog("ml", name, "trainer", false, "[rank" + (i * 8) + "]: step 48210 | loss 1.8342 | "
                     + "lr 2.4e-04 | tokens/s/gpu 9712 | mfu 0.52\n[rank" + (i * 8) + "]: step 48220 | loss 1.8297 | "
                     + "lr 2.4e-04 | tokens/s/gpu 9698 | mfu 0.52\n");
@@ -360,11 +360,12 @@ final class FleetSeed {
         String jobUid = uid("job/research/lora-ft");
         server.apply(new JobBuilder().withNewMetadata().withName("lora-ft").withNamespace("research").withUid(jobUid)
                 .endMetadata().withNewSpec().withBackoffLimit(6).withNewTemplate().withSpec(templateSpec(train,
-                        "a100-serve")).endTemplate().endSpec()
+                        "a100-serve", "OnFailure")).endTemplate().endSpec()
                 .withNewStatus().withActive(1).withReady(1).withFailed(0).withStartTime(STARTED).endStatus().build());
         String ft = "lora-ft-" + suffix("lora-ft", 5);
         pod("research", ft, "gpu-a100-08", Map.of("job-name", "lora-ft", "batch.kubernetes.io/job-name", "lora-ft",
-                "controller-uid", jobUid), ownerRef("batch/v1", "Job", "lora-ft", jobUid), train, "a100-serve", 1);
+                "controller-uid", jobUid), ownerRef("batch/v1", "Job", "lora-ft", jobUid),
+                templateSpec(train, "a100-serve", "OnFailure"), 1);
         server.putLog("research", ft, "train", false, "Loading checkpoint shards: 100%|██████████| 4/4\n"
                 + "step 120 | batch_size=32 seq_len=4096 | loss 0.912\n");
 
@@ -380,7 +381,7 @@ final class FleetSeed {
                 .withNewStatus().withReplicas(1).withReadyReplicas(1).withAvailableReplicas(1).endStatus().build());
         pod("research", "jupyter-alice-0", "gpu-a100-06", Map.of("notebook-name", "jupyter-alice",
                 "statefulset.kubernetes.io/pod-name", "jupyter-alice-0"),
-                owner("apps/v1", "StatefulSet", "jupyter-alice"), notebook, "a100-serve", 1);
+                owner("apps/v1", "StatefulSet", "research", "jupyter-alice"), templateSpec(notebook, "a100-serve"), 1);
     }
 
     private void tpuEval() {
@@ -389,15 +390,21 @@ final class FleetSeed {
         String jobUid = uid("job/ml/gemma-eval");
         server.apply(new JobBuilder().withNewMetadata().withName("gemma-eval").withNamespace("ml").withUid(jobUid)
                 .endMetadata().withNewSpec().withBackoffLimit(2).withNewTemplate().withSpec(templateSpec(eval,
-                        "tpu-v5e")).endTemplate().endSpec()
+                        "tpu-v5e", "OnFailure")).endTemplate().endSpec()
                 .withNewStatus().withActive(1).withReady(1).withStartTime(STARTED).endStatus().build());
         pod("ml", "gemma-eval-" + suffix("gemma-eval", 5), "tpu-v5e-01", Map.of("job-name", "gemma-eval",
-                "controller-uid", jobUid), ownerRef("batch/v1", "Job", "gemma-eval", jobUid), eval, "tpu-v5e", 4);
+                "controller-uid", jobUid), ownerRef("batch/v1", "Job", "gemma-eval", jobUid),
+                templateSpec(eval, "tpu-v5e", "OnFailure"), 4);
     }
 
+    /** A pod template for a long-running workload (Deployment, StatefulSet): restartPolicy Always. */
     private PodSpec templateSpec(Container container, String pool) {
-        PodSpecBuilder spec = new PodSpecBuilder().withContainers(container).withRestartPolicy(
-                pool != null && !pool.equals("a100-serve") || container.getName().equals("train") ? "OnFailure" : "Always");
+        return templateSpec(container, pool, "Always");
+    }
+
+    /** A pod template pinned to a pool, tolerating its accelerator taint. */
+    private PodSpec templateSpec(Container container, String pool, String restartPolicy) {
+        PodSpecBuilder spec = new PodSpecBuilder().withContainers(container).withRestartPolicy(restartPolicy);
         if (pool != null) {
             spec.addToNodeSelector("acceltriage.io/pool", pool);
             FleetSpec.Accelerator a = spec(pool).accelerator();
@@ -413,14 +420,15 @@ final class FleetSeed {
         return spec.pools().stream().filter(p -> p.name().equals(pool)).findFirst().orElseThrow();
     }
 
-    private OwnerReference owner(String apiVersion, String kind, String name) {
+    /** A controller reference to an object this seed created, whose uid it can therefore compute. */
+    private static OwnerReference owner(String apiVersion, String kind, String namespace, String name) {
         String prefix = switch (kind) {
-            case "DaemonSet" -> "ds/" + GPU_OPERATOR + "/";
-            case "ReplicaSet" -> "rs/" + (name.startsWith("coredns") ? "kube-system/" : "serve/");
-            case "StatefulSet" -> "sts/research/";
-            default -> kind + "/";
+            case "DaemonSet" -> "ds/";
+            case "ReplicaSet" -> "rs/";
+            case "StatefulSet" -> "sts/";
+            default -> throw new IllegalArgumentException("no seeded owner kind " + kind);
         };
-        return ownerRef(apiVersion, kind, name, uid(prefix + name));
+        return ownerRef(apiVersion, kind, name, uid(prefix + namespace + "/" + name));
     }
 
     static OwnerReference ownerRef(String apiVersion, String kind, String name, String uid) {
@@ -433,10 +441,17 @@ final class FleetSeed {
      * and show in its allocatedResourcesStatus, as the kubelet reports them with ResourceHealthStatus on.
      */
     private void pod(String ns, String name, String node, Map<String, String> labels, OwnerReference owner,
-            Container container, String pool, int deviceCount) {
-        Pod pod = runningPod(ns, name, node, labels, owner, container, pool == null ? null : templateSpec(container,
-                pool), allocate(node, deviceCount));
-        server.apply(pod);
+            PodSpec template, int deviceCount) {
+        server.apply(runningPod(ns, name, node, labels, owner, template.getContainers().get(0), template,
+                allocate(node, deviceCount)));
+    }
+
+    /** A DaemonSet pod's spec: on every GPU node despite the GPU taint. */
+    private static PodSpec daemonPodSpec(Container container) {
+        return new PodSpecBuilder().withContainers(container).withRestartPolicy("Always")
+                .addToTolerations(new TolerationBuilder().withKey("nvidia.com/gpu").withOperator("Exists")
+                        .withEffect("NoSchedule").build())
+                .build();
     }
 
     List<String> allocate(String node, int count) {
