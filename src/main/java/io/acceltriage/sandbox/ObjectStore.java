@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.crud.Attribute;
@@ -12,6 +13,7 @@ import io.fabric8.mockwebserver.crud.AttributeSet;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -172,7 +174,21 @@ final class ObjectStore {
 
     private void write(String path, AttributeSet key, AttributeSet oldKey, ObjectNode object) {
         String json = object.toString();
-        GenericKubernetesResource resource = Kinds.SERIALIZATION.unmarshal(json, GenericKubernetesResource.class);
+        // the CRUD server indexes an object by these fields only; building just them is much cheaper than
+        // deserialising the whole object, which matters for seeding speed
+        GenericKubernetesResource resource = new GenericKubernetesResource();
+        resource.setApiVersion(object.path("apiVersion").asText());
+        resource.setKind(object.path("kind").asText());
+        ObjectMeta meta = new ObjectMeta();
+        JsonNode metadata = object.path("metadata");
+        meta.setName(metadata.path("name").asText());
+        meta.setNamespace(metadata.path("namespace").asText(null));
+        if (metadata.path("labels").isObject()) {
+            Map<String, String> labels = new LinkedHashMap<>();
+            metadata.path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+            meta.setLabels(labels);
+        }
+        resource.setMetadata(meta);
         AttributeSet pathKey = key.add(new Attribute(KubernetesAttributesExtractor.NAME,
                 object.path("metadata").path("name").asText()));
         crud.processEvent(path, pathKey, oldKey, resource, json);

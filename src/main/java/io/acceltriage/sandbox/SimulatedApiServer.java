@@ -1,5 +1,6 @@
 package io.acceltriage.sandbox;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -84,7 +85,7 @@ public final class SimulatedApiServer implements AutoCloseable {
     }
 
     void apply(HasMetadata object) {
-        store.create(ObjectStore.parse(Kinds.SERIALIZATION.asJson(object)));
+        store.create(Kinds.SERIALIZATION.convertValue(object, ObjectNode.class));
     }
 
     ObjectStore store() {

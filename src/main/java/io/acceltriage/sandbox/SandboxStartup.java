@@ -1,0 +1,36 @@
+package io.acceltriage.sandbox;
+
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Starts the sandbox with the application in sandbox mode, so the first request does not pay for it,
+ * and leaves it unstarted in any other mode.
+ */
+@ApplicationScoped
+class SandboxStartup {
+
+    private static final Logger LOG = Logger.getLogger(SandboxStartup.class);
+
+    void onStart(@Observes StartupEvent event,
+            @ConfigProperty(name = "acceltriage.cluster.mode", defaultValue = "sandbox") String mode,
+            Instance<Sandbox> sandbox) {
+        if ("sandbox".equalsIgnoreCase(mode.trim())) {
+            // seeding takes a second or two on a cold JVM; the service need not wait for it, and whoever
+            // asks the sandbox for its client first simply waits for the bean to finish starting
+            Thread start = new Thread(() -> {
+                try {
+                    sandbox.get().client();
+                } catch (RuntimeException e) {
+                    LOG.error("the sandbox did not start", e);
+                }
+            }, "sandbox-start");
+            start.setDaemon(true);
+            start.start();
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.acceltriage.sandbox;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The whole simulated GPU cluster without CDI: API server, seeded fleet, device state with its
+ * exporters, and the fault injector. The {@link Sandbox} bean wraps one; plain tests start their own.
+ */
+public final class SimulatedCluster implements AutoCloseable {
+
+    private final SimulatedApiServer server;
+    private final DeviceState devices;
+    private final ExporterText exporterText;
+    private final FaultInjector faults;
+
+    private SimulatedCluster(SimulatedApiServer server, DeviceState devices, ExporterText exporterText,
+            FaultInjector faults) {
+        this.server = server;
+        this.devices = devices;
+        this.exporterText = exporterText;
+        this.faults = faults;
+    }
+
+    public static SimulatedCluster start() {
+        return start(Clock.systemUTC());
+    }
+
+    static SimulatedCluster start(Clock clock) {
+        SimulatedApiServer server = SimulatedApiServer.start();
+        try {
+            DeviceState devices = new DeviceState(FleetSpec.load());
+            FleetSeed seed = new FleetSeed(server, devices);
+            FaultInjector faults = new FaultInjector(server, devices, seed, XidEffects.load(), AlertRules.load(clock),
+                    clock);
+            WorkloadControllers controllers = new WorkloadControllers(server.store(), devices,
+                    server.dispatcher().budgets());
+            server.dispatcher().onPodDeleted(controllers::podDeleted);
+            seed.seed();
+            return new SimulatedCluster(server, devices, ExporterText.load(), faults);
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    public KubernetesClient client() {
+        return server.client();
+    }
+
+    public SimulatedApiServer apiServer() {
+        return server;
+    }
+
+    public FaultInjector faults() {
+        return faults;
+    }
+
+    public FiredAlert inject(Fault fault) {
+        return faults.inject(fault);
+    }
+
+    public void reset() {
+        faults.reset();
+    }
+
+    public boolean hasExporter(String node) {
+        return devices.hasDevices(node);
+    }
+
+    /**
+     * The node's exporter page (dcgm-exporter for NVIDIA nodes, Cloud TPU metrics for TPU nodes).
+     *
+     * @throws IllegalArgumentException for a node without accelerators or an unknown node
+     * @throws ExporterUnavailableException when the exporter does not answer
+     */
+    public String exporterText(String node) {
+        if (!devices.hasDevices(node)) {
+            throw new IllegalArgumentException("node " + node + " has no accelerator exporter");
+        }
+        if (!devices.exporterUp(node)) {
+            throw new ExporterUnavailableException("the exporter on " + node + " does not answer");
+        }
+        FleetSpec.Pool pool = devices.spec().poolOf(node);
+        Map<String, ExporterText.Holder> holders = holders(node);
+        if (pool.tpu()) {
+            return exporterText.tpu(pool.accelerator().product(), devices.devices(node), holders);
+        }
+        return exporterText.dcgm(node, devices.spec().cluster().nvidiaDriver(), devices.devices(node), holders);
+    }
+
+    /** Which pod container holds each device, read from the pods' allocatedResourcesStatus. */
+    private Map<String, ExporterText.Holder> holders(String node) {
+        Map<String, ExporterText.Holder> holders = new HashMap<>();
+        for (Pod pod : client().pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems()) {
+            for (ContainerStatus c : pod.getStatus().getContainerStatuses()) {
+                for (String id : FaultInjector.gpuIds(c)) {
+                    holders.put(id, new ExporterText.Holder(pod.getMetadata().getNamespace(),
+                            pod.getMetadata().getName(), c.getName()));
+                }
+            }
+        }
+        return holders;
+    }
+
+    FleetSpec fleet() {
+        return devices.spec();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
