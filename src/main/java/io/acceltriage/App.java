@@ -30,16 +30,11 @@ public class App implements QuarkusApplication {
 
     @Override
     public int run(String... args) {
-        return new CommandLine(new Commands(), factory).execute(args);
+        return new CommandLine(new Commands(), factory).execute(args.length == 0 ? new String[] {"serve"} : args);
     }
 
     @CommandLine.Command(name = "acceltriage", mixinStandardHelpOptions = true, version = "acceltriage 0.1.0",
             description = "First responder for GPU and TPU incidents on Kubernetes.",
             subcommands = {ServeCommand.class, EvalCommand.class, AuditCommand.class})
-    static class Commands implements Runnable {
-        @Override
-        public void run() {
-            new CommandLine(this).execute("serve");
-        }
-    }
+    static class Commands {}
 }

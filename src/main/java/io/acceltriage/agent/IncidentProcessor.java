@@ -130,10 +130,8 @@ public class IncidentProcessor {
             }
             inbox.file(c, stored.id(), incident.id());
             incidents.countAlert(c, incident.id());
-            if (stored.alert().status() == AlertStatus.RESOLVED) {
-                audit.append(c, incident.id(), AuditKind.ALERT_RESOLVED, Actors.ALERTMANAGER,
-                        Map.of("alertname", stored.alert().name(), "fingerprint", stored.alert().fingerprint()));
-            }
+            audit.append(c, incident.id(), AuditKind.ALERT_FILED, Actors.AGENT, Map.of("alertname", stored.alert().name(),
+                    "fingerprint", stored.alert().fingerprint(), "status", stored.alert().status().wireName()));
             return incident.id();
         });
     }
@@ -153,7 +151,7 @@ public class IncidentProcessor {
                 audit.append(c, incident.id(), AuditKind.VERDICT, Actors.AGENT, v);
             }
             incidents.recordAssessment(c, incident.id(), IncidentState.TRIAGING, a.diagnosis().family().wireName(),
-                    a.diagnosis().confidence(), a.summary(), Json.write(a));
+                    a.diagnosis().confidence(), a.summary(), Json.write(a), a.evidence().node());
             return null;
         });
         List<String> needsAPerson = new ArrayList<>(a.escalationReasons());

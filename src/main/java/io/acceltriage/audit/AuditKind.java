@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 /** What an audit record says happened. The wire name is what the API and exports show. */
 public enum AuditKind {
     ALERT_RECEIVED("alert.received"),
-    ALERT_RESOLVED("alert.resolved"),
+    ALERT_FILED("alert.filed"),
     INCIDENT_OPENED("incident.opened"),
     INCIDENT_RESOLVED("incident.resolved"),
     EVIDENCE_COLLECTED("evidence.collected"),

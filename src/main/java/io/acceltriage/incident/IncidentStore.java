@@ -68,16 +68,17 @@ public class IncidentStore {
 
     /** Records the outcome of a triage: the headline columns and the assessment document. */
     public void recordAssessment(Connection c, String id, IncidentState state, String family, double confidence,
-            String summary, String assessmentJson) throws SQLException {
+            String summary, String assessmentJson, String node) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("update incidents set state = ?, family = ?, confidence = ?,"
-                + " summary = ?, assessment = ?, updated_at = ? where id = ?")) {
+                + " summary = ?, assessment = ?, updated_at = ?, node = coalesce(node, ?) where id = ?")) {
             ps.setString(1, state.name());
             ps.setString(2, family);
             ps.setDouble(3, confidence);
             ps.setString(4, summary);
             ps.setString(5, assessmentJson);
             ps.setTimestamp(6, Timestamp.from(Instant.now()));
-            ps.setString(7, id);
+            ps.setString(7, node);
+            ps.setString(8, id);
             ps.executeUpdate();
         }
     }

@@ -36,6 +36,7 @@ public class Database {
                             .maxSize(config.db().poolSize())
                             .acquisitionTimeout(Duration.ofSeconds(5))
                             .connectionFactoryConfiguration(cf -> cf
+                                    .connectionProviderClass(driverFor(url))
                                     .jdbcUrl(url)
                                     .principal(user.isEmpty() ? null : new NamePrincipal(user))
                                     .credential(new SimplePassword(password)))));
@@ -45,6 +46,14 @@ public class Database {
         }
         Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate();
         LOG.infof("store: %s", redacted(url));
+    }
+
+    /** The driver by URL, named outright: DriverManager discovery is not reliable in every class loader. */
+    static Class<? extends java.sql.Driver> driverFor(String url) {
+        if (url.startsWith("jdbc:h2:")) return org.h2.Driver.class;
+        if (url.startsWith("jdbc:postgresql:")) return org.postgresql.Driver.class;
+        throw new IllegalStateException("unsupported store URL " + redacted(url)
+                + ": ACCELTRIAGE_DB_URL must be jdbc:postgresql://… (or empty for the embedded H2)");
     }
 
     static String embeddedUrl(String dataDir) {

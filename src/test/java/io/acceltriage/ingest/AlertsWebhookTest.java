@@ -1,0 +1,106 @@
+package io.acceltriage.ingest;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.acceltriage.store.Database;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.sql.ResultSet;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The Alertmanager webhook over real HTTP: what it stores, what it refuses, and why. */
+@QuarkusTest
+class AlertsWebhookTest {
+
+    static final String TOKEN = "Bearer test-token";
+
+    @Inject
+    Database database;
+
+    static String payload(String groupKey, String fingerprint, String node) {
+        return """
+                {"version":"4","groupKey":"%s","truncatedAlerts":0,"status":"firing","receiver":"acceltriage",
+                 "groupLabels":{"alertname":"GpuTemperatureWatch"},"commonLabels":{},"commonAnnotations":{},
+                 "externalURL":"http://alertmanager:9093","someFieldFromANewerAlertmanager":{"x":1},
+                 "alerts":[{"status":"firing","labels":{"alertname":"GpuTemperatureWatch","node":"%s","severity":"info"},
+                   "annotations":{"summary":"watch"},"startsAt":"2026-11-30T10:00:00Z","endsAt":"0001-01-01T00:00:00Z",
+                   "generatorURL":"http://prometheus/graph","fingerprint":"%s"}]}
+                """.formatted(groupKey, node, fingerprint);
+    }
+
+    long storedWithGroupKey(String groupKey) {
+        return database.read(c -> {
+            try (var ps = c.prepareStatement("select count(*) from alerts where group_key = ?")) {
+                ps.setString(1, groupKey);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+    }
+
+    @Test
+    void storesAnAlertOnceHoweverOftenAlertmanagerResendsIt() {
+        String group = "{}:{g=" + UUID.randomUUID() + "}";
+        String body = payload(group, "a1b2c3d4e5f60718", "cpu-system-01");
+        given().header("Authorization", TOKEN).contentType("application/json").body(body)
+                .post("/api/v1/alerts").then().statusCode(200).body("accepted", equalTo(1)).body("duplicates", equalTo(0));
+        given().header("Authorization", TOKEN).contentType("application/json").body(body)
+                .post("/api/v1/alerts").then().statusCode(200).body("accepted", equalTo(0)).body("duplicates", equalTo(1));
+        assertEquals(1, storedWithGroupKey(group));
+    }
+
+    @Test
+    void refusesAMissingOrWrongTokenAndStoresNothing() {
+        String group = "{}:{g=" + UUID.randomUUID() + "}";
+        given().contentType("application/json").body(payload(group, "0000000000000001", "n1"))
+                .post("/api/v1/alerts").then().statusCode(401).body("error", containsString("ACCELTRIAGE_ALERTMANAGER_TOKEN"));
+        given().header("Authorization", "Bearer wrong").contentType("application/json").body(payload(group, "0000000000000001", "n1"))
+                .post("/api/v1/alerts").then().statusCode(401).body("error", containsString("does not match"));
+        assertEquals(0, storedWithGroupKey(group));
+    }
+
+    @Test
+    void acceptsBasicAuthWithTheTokenAsPassword() {
+        String group = "{}:{g=" + UUID.randomUUID() + "}";
+        given().auth().preemptive().basic("alertmanager", "test-token").contentType("application/json")
+                .body(payload(group, "0000000000000002", "n1"))
+                .post("/api/v1/alerts").then().statusCode(200).body("accepted", equalTo(1));
+    }
+
+    @Test
+    void explainsMalformedJsonAndStoresNothing() {
+        String group = "{}:{g=" + UUID.randomUUID() + "}";
+        String truncated = payload(group, "0000000000000003", "n1");
+        truncated = truncated.substring(0, truncated.length() / 2);
+        given().header("Authorization", TOKEN).contentType("application/json").body(truncated)
+                .post("/api/v1/alerts").then().statusCode(400).body("error", containsString("malformed JSON"));
+        assertEquals(0, storedWithGroupKey(group));
+    }
+
+    @Test
+    void namesTheFieldOfAWrongType() {
+        given().header("Authorization", TOKEN).contentType("application/json").body("{\"version\":\"4\",\"alerts\":{\"a\":1}}")
+                .post("/api/v1/alerts").then().statusCode(400).body("error", containsString("alerts"));
+        given().header("Authorization", TOKEN).contentType("application/json")
+                .body("{\"version\":\"4\",\"alerts\":[{\"status\":\"firing\",\"labels\":{\"alertname\":\"X\"},\"startsAt\":\"yesterday\"}]}")
+                .post("/api/v1/alerts").then().statusCode(400).body("error", containsString("alerts[0].startsAt"));
+        given().header("Authorization", TOKEN).contentType("application/json")
+                .body("{\"version\":\"4\",\"alerts\":[{\"status\":\"pending\",\"labels\":{\"alertname\":\"X\"},\"startsAt\":\"2026-11-30T10:00:00Z\"}]}")
+                .post("/api/v1/alerts").then().statusCode(400).body("error", containsString("alerts[0].status"));
+        given().header("Authorization", TOKEN).contentType("application/json").body("{\"version\":\"4\"}")
+                .post("/api/v1/alerts").then().statusCode(400).body("error", containsString("missing field \"alerts\""));
+    }
+
+    @Test
+    void refusesAnOversizedBody() {
+        String huge = "{\"version\":\"4\",\"alerts\":[],\"pad\":\"" + "x".repeat(1_100_000) + "\"}";
+        given().header("Authorization", TOKEN).contentType("application/json").body(huge)
+                .post("/api/v1/alerts").then().statusCode(413);
+    }
+}
