@@ -16,16 +16,27 @@ class SandboxStartup {
 
     private static final Logger LOG = Logger.getLogger(SandboxStartup.class);
 
+    enum State { OFF, STARTING, STARTED, FAILED }
+
+    private volatile State state = State.OFF;
+
+    State state() {
+        return state;
+    }
+
     void onStart(@Observes StartupEvent event,
             @ConfigProperty(name = "acceltriage.cluster.mode", defaultValue = "sandbox") String mode,
             Instance<Sandbox> sandbox) {
         if ("sandbox".equalsIgnoreCase(mode.trim())) {
+            state = State.STARTING;
             // seeding takes a second or two on a cold JVM; the service need not wait for it, and whoever
             // asks the sandbox for its client first simply waits for the bean to finish starting
             Thread start = new Thread(() -> {
                 try {
                     sandbox.get().client();
+                    state = State.STARTED;
                 } catch (RuntimeException e) {
+                    state = State.FAILED;
                     LOG.error("the sandbox did not start", e);
                 }
             }, "sandbox-start");

@@ -15,6 +15,8 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * A Kubernetes API served in process: the fabric8 mock server in CRUD mode (plain HTTP on 127.0.0.1, a
@@ -23,32 +25,39 @@ import java.util.Map;
  */
 public final class SimulatedApiServer implements AutoCloseable {
 
-    private final KubernetesMockServer server;
+    /** The HTTP side: the listening mock server and the client bound to it. */
+    private record Listening(KubernetesMockServer server, KubernetesClient client) {
+    }
+
     private final ObjectStore store;
     private final PodLogs logs;
     private final SandboxDispatcher dispatcher;
-    private final KubernetesClient client;
+    private final CompletableFuture<Listening> listening;
 
-    private SimulatedApiServer(KubernetesMockServer server, ObjectStore store, PodLogs logs,
-            SandboxDispatcher dispatcher) {
-        this.server = server;
+    private SimulatedApiServer(ObjectStore store, PodLogs logs, SandboxDispatcher dispatcher) {
         this.store = store;
         this.logs = logs;
         this.dispatcher = dispatcher;
-        this.client = server.createClient(builder -> builder.withConfig(new ConfigBuilder(Config.empty())
-                .withMasterUrl(server.url("/"))
-                .withNamespace("default")
-                .withHttp2Disable(true)
-                // a refused or failed request is an answer to report, not one to retry for seconds
-                .withRequestRetryBackoffLimit(0)
-                .build()));
+        // binding the port and building the client take a second on a cold JVM; the object store does not
+        // need them, so a caller can fill the store meanwhile (see startInBackground)
+        this.listening = CompletableFuture.supplyAsync(() -> listen(dispatcher));
     }
 
     public static SimulatedApiServer start() {
+        SimulatedApiServer server = startInBackground();
+        server.listening();
+        return server;
+    }
+
+    /** Returns at once; the store is usable now, the HTTP API as soon as it listens. */
+    static SimulatedApiServer startInBackground() {
         KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher(Kinds.CUSTOM);
         ObjectStore store = new ObjectStore(crud);
         PodLogs logs = new PodLogs();
-        SandboxDispatcher dispatcher = new SandboxDispatcher(store, logs);
+        return new SimulatedApiServer(store, logs, new SandboxDispatcher(store, logs));
+    }
+
+    private static Listening listen(SandboxDispatcher dispatcher) {
         KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()),
                 new MockWebServer(), new HashMap<>(), dispatcher, false);
         try {
@@ -56,16 +65,31 @@ public final class SimulatedApiServer implements AutoCloseable {
         } catch (UnknownHostException e) {
             throw new IllegalStateException("cannot resolve 127.0.0.1", e);
         }
-        return new SimulatedApiServer(server, store, logs, dispatcher);
+        KubernetesClient client = server.createClient(builder -> builder.withConfig(new ConfigBuilder(Config.empty())
+                .withMasterUrl(server.url("/"))
+                .withNamespace("default")
+                .withHttp2Disable(true)
+                // a refused or failed request is an answer to report, not one to retry for seconds
+                .withRequestRetryBackoffLimit(0)
+                .build()));
+        return new Listening(server, client);
+    }
+
+    private Listening listening() {
+        try {
+            return listening.join();
+        } catch (CompletionException e) {
+            throw new IllegalStateException("the simulated API server did not start: " + e.getCause(), e.getCause());
+        }
     }
 
     /** One client bound to this server, shared by every caller. */
     public KubernetesClient client() {
-        return client;
+        return listening().client();
     }
 
     public String url() {
-        return server.url("/");
+        return listening().server().url("/");
     }
 
     public void putLog(String namespace, String pod, String container, boolean previous, String text) {
@@ -102,7 +126,8 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     @Override
     public void close() {
-        client.close();
-        server.destroy();
+        Listening l = listening();
+        l.client().close();
+        l.server().destroy();
     }
 }

@@ -32,7 +32,8 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     static SimulatedCluster start(Clock clock) {
-        SimulatedApiServer server = SimulatedApiServer.start();
+        // the seed writes to the object store directly, so it runs while the HTTP side starts
+        SimulatedApiServer server = SimulatedApiServer.startInBackground();
         try {
             DeviceState devices = new DeviceState(FleetSpec.load());
             FleetSeed seed = new FleetSeed(server, devices);
@@ -42,6 +43,7 @@ public final class SimulatedCluster implements AutoCloseable {
                     server.dispatcher().budgets());
             server.dispatcher().onPodDeleted(controllers::podDeleted);
             seed.seed();
+            server.client();
             return new SimulatedCluster(server, devices, ExporterText.load(), faults);
         } catch (RuntimeException e) {
             server.close();

@@ -41,6 +41,14 @@ class SandboxResourceTest {
     }
 
     @Test
+    void readinessReportsTheSeededSandbox() {
+        // other checks of the application may decide the overall status; this one is the sandbox's
+        given().get("/q/health/ready").then()
+                .body("checks.find { it.name == 'sandbox' }.status", equalTo("UP"))
+                .body("checks.find { it.name == 'sandbox' }.data.state", equalTo("started"));
+    }
+
+    @Test
     void listsTheSimulatedNodes() {
         given().get("/api/v1/sandbox/nodes").then().statusCode(200)
                 .body("findAll { it.pool == 'h100-train' }", hasSize(12))
