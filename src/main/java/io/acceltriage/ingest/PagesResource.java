@@ -19,10 +19,15 @@ class PagesResource {
 
     @CheckedTemplate(requireTypeSafeExpressions = false)
     static class Templates {
-        static native TemplateInstance incidents(List<IncidentView> incidents, String error, String family, String state);
+        static native TemplateInstance incidents(List<IncidentView> incidents, String error, String family, String state,
+                List<String> families, List<String> states);
 
         static native TemplateInstance incident(IncidentView incident);
     }
+
+    private static final List<String> FAMILIES = List.of("device", "infrastructure", "application", "none");
+    private static final List<String> STATES = java.util.Arrays.stream(io.acceltriage.incident.IncidentState.values())
+            .map(st -> st.name().toLowerCase()).toList();
 
     private final IncidentQueries queries;
 
@@ -34,9 +39,9 @@ class PagesResource {
     public TemplateInstance index(@QueryParam("family") String family, @QueryParam("state") String state) {
         try {
             IncidentFilter f = IncidentQueries.filter(state, family, null, null, null, null, 100);
-            return Templates.incidents(queries.list(f), null, family, state);
+            return Templates.incidents(queries.list(f), null, family, state, FAMILIES, STATES);
         } catch (InvalidPayload e) {
-            return Templates.incidents(List.of(), e.getMessage(), family, state);
+            return Templates.incidents(List.of(), e.getMessage(), family, state, FAMILIES, STATES);
         }
     }
 
