@@ -47,7 +47,14 @@ class EvalCommand implements Callable<Integer> {
         int failed = 0;
         int familyRight = 0;
         int proposalsRight = 0;
-        for (Path file : ScenarioLoader.expand(paths)) {
+        List<Path> files;
+        try {
+            files = ScenarioLoader.expand(paths);
+        } catch (java.io.IOException e) {
+            spec.commandLine().getErr().println("eval: " + e.getMessage());
+            return 2;
+        }
+        for (Path file : files) {
             ReplayResult r;
             try {
                 Scenario s = ScenarioLoader.load(file);
