@@ -30,21 +30,20 @@ class AlertWebhook {
 
     private final LocalHttpPort port;
     private final Optional<String> token;
-    private final String path;
+    /** The production webhook: the sandbox's alerts take the PATH Alertmanager's do. */
+    private static final String PATH = "/api/v1/alerts";
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @Inject
     AlertWebhook(LocalHttpPort port,
-            @ConfigProperty(name = "acceltriage.alertmanager.token") Optional<String> token,
-            @ConfigProperty(name = "acceltriage.sandbox.webhook-path", defaultValue = "/api/v1/alerts") String path) {
+            @ConfigProperty(name = "acceltriage.alertmanager.token") Optional<String> token) {
         this.port = port;
         this.token = token.filter(t -> !t.isBlank());
-        this.path = path;
     }
 
     Delivery deliver(FiredAlert alert) {
         try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port.port() + path))
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port.port() + PATH))
                     .timeout(Duration.ofSeconds(5))
                     .header("Content-Type", "application/json")
                     .header("User-Agent", "Alertmanager/0.25.0")
@@ -54,13 +53,13 @@ class AlertWebhook {
             if (response.statusCode() / 100 == 2) {
                 return new Delivery(true, null);
             }
-            return new Delivery(false, "POST " + path + " answered " + response.statusCode() + ": "
+            return new Delivery(false, "POST " + PATH + " answered " + response.statusCode() + ": "
                     + abbreviate(response.body()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Delivery(false, "interrupted while delivering to " + path);
+            return new Delivery(false, "interrupted while delivering to " + PATH);
         } catch (Exception e) {
-            return new Delivery(false, "POST " + path + " failed: " + e);
+            return new Delivery(false, "POST " + PATH + " failed: " + e);
         }
     }
 

@@ -1,14 +1,10 @@
 package io.acceltriage.sandbox;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
-import io.restassured.RestAssured;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.Map;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
@@ -17,27 +13,17 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @QuarkusTest
-@TestProfile(SandboxResourceTest.RandomPortAndCapturedWebhook.class)
 class SandboxResourceTest {
 
-    /** A random HTTP port, a token, and delivery to the test's stand-in receiver. */
-    public static class RandomPortAndCapturedWebhook implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.http.test-port", "0",
-                    "acceltriage.alertmanager.token", "sandbox-test-token",
-                    "acceltriage.sandbox.webhook-path", "/sandbox-test/alerts");
-        }
-    }
+    @Inject
+    io.acceltriage.store.Database database;
 
     @BeforeEach
     void reset() {
         given().post("/api/v1/sandbox/reset").then().statusCode(200);
-        CapturedAlerts.RECEIVED.clear();
     }
 
     @Test
@@ -76,13 +62,20 @@ class SandboxResourceTest {
         String page = given().get("/sandbox/exporter/gpu-h100-03/metrics").asString();
         assertTrue(page.lines().anyMatch(l -> l.startsWith("DCGM_FI_DEV_XID_ERRORS{gpu=\"2\"") && l.endsWith(" 79")));
 
-        assertEquals(1, CapturedAlerts.RECEIVED.size());
-        CapturedAlerts.Delivery delivery = CapturedAlerts.RECEIVED.get(0);
-        assertEquals("Bearer sandbox-test-token", delivery.authorization());
-        assertTrue(delivery.body().contains("\"version\":\"4\""), delivery.body());
-        assertTrue(delivery.body().contains("\"receiver\":\"sandbox\""), delivery.body());
-        assertTrue(delivery.body().contains("\"truncatedAlerts\":0"), delivery.body());
-        assertNotEquals(8081, RestAssured.port, "the profile asks for a random port, and delivery found it");
+        // Delivered through the production webhook (with the test profile's token) into the durable inbox.
+        String fingerprint = given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"gpu-h100-09\",\"gpu\":1,\"xid\":48}")
+                .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true))
+                .extract().path("alert.fingerprint");
+        long stored = database.read(c -> {
+            try (var ps = c.prepareStatement("select count(*) from alerts where fingerprint = ? and alertname = 'GpuXidDeviceFault'")) {
+                ps.setString(1, fingerprint);
+                try (var rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+        assertEquals(1, stored, "the sandbox's alert reached POST /api/v1/alerts and was stored");
     }
 
     @Inject
