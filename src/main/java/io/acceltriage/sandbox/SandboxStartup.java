@@ -26,8 +26,10 @@ class SandboxStartup {
 
     void onStart(@Observes StartupEvent event,
             @ConfigProperty(name = "acceltriage.cluster.mode", defaultValue = "sandbox") String mode,
+            @ConfigProperty(name = "acceltriage.processing.enabled", defaultValue = "true") boolean serving,
             Instance<Sandbox> sandbox) {
-        if ("sandbox".equalsIgnoreCase(mode.trim())) {
+        // The command-line tools (eval, audit, …) run with processing off and build their own worlds.
+        if (serving && "sandbox".equalsIgnoreCase(mode.trim())) {
             state = State.STARTING;
             // seeding takes a second or two on a cold JVM; the service need not wait for it, and whoever
             // asks the sandbox for its client first simply waits for the bean to finish starting
