@@ -34,7 +34,8 @@ public class Database {
             this.pool = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
                     .connectionPoolConfiguration(cp -> cp
                             .maxSize(config.db().poolSize())
-                            .acquisitionTimeout(Duration.ofSeconds(5))
+                            // Generous: after a crash H2 first proves its lock file stale, which takes seconds on a busy machine.
+                            .acquisitionTimeout(Duration.ofSeconds(30))
                             .connectionFactoryConfiguration(cf -> cf
                                     .connectionProviderClass(driverFor(url))
                                     .jdbcUrl(url)
