@@ -67,6 +67,7 @@ class RealLoopTest {
         ServerProcess.requireBinary(ALERTMANAGER, "prometheus-alertmanager");
         given().post("/api/v1/sandbox/reset").then().statusCode(200);
         int self = RestAssured.port;
+        long began = System.nanoTime();
 
         int amPort = ServerProcess.freePort();
         String am = "http://127.0.0.1:" + amPort;
@@ -94,6 +95,7 @@ class RealLoopTest {
                 ServerProcess.get(prom + "/api/v1/query?query=DCGM_FI_DEV_XID_ERRORS%7BHostname%3D%22" + NODE + "%22%2Cgpu%3D%222%22%7D"),
                 "\"0\"]"));
 
+        phase("servers up, first scrape stored; fault injected", began);
         sandbox.inject(Fault.xid(NODE, 2, 79));
 
         // Under load a scrape can miss and the alert flap (resolve, fire again); every incident of the node counts.
@@ -117,6 +119,7 @@ class RealLoopTest {
                 "Prometheus made the alert: " + incident.getString("alerts[0].alert.generatorUrl"));
         given().get("/api/v1/sandbox/nodes").then().body("find { it.name == '" + NODE + "' }.cordoned", equalTo(true));
 
+        phase("cordon done", began);
         // Clear the fault: the XID gauge reads 0 again, the rule stops matching, and the resolution travels back.
         given().post("/api/v1/sandbox/reset").then().statusCode(200);
         String id = incident.getString("id");
@@ -126,9 +129,15 @@ class RealLoopTest {
             JsonPath i = given().get("/api/v1/incidents/" + id).then().statusCode(200).extract().jsonPath();
             return open.isEmpty() && "resolved".equals(i.getString("state")) ? i : null;
         });
+        phase("incident resolved", began);
         List<String> statuses = resolved.getList("alerts.alert.status");
         assertEquals("RESOLVED", statuses.get(statuses.size() - 1), "the last alert is the resolution: " + statuses);
         assertTrue(resolved.getList("timeline.kind").contains("incident.resolved"), "timeline: " + resolved.getList("timeline.kind"));
+    }
+
+    /** Where the time goes, for when CI is slow. */
+    private static void phase(String what, long began) {
+        System.out.printf("RealLoopTest: %s after %d ms%n", what, (System.nanoTime() - began) / 1_000_000);
     }
 
     private static List<String> incidentIds() {
