@@ -6,6 +6,8 @@ import io.acceltriage.agent.ResponderFactory;
 import io.acceltriage.audit.AuditLog;
 import io.acceltriage.evidence.ExporterScrape;
 import io.acceltriage.evidence.MetricsSource;
+import io.acceltriage.evidence.PrometheusConfig;
+import io.acceltriage.evidence.PrometheusSource;
 import io.acceltriage.policy.Policy;
 import io.acceltriage.sandbox.Sandbox;
 import io.acceltriage.store.Database;
@@ -40,7 +42,17 @@ class Wiring {
 
     @Produces
     @Singleton
-    MetricsSource metricsSource(ClusterConfig config, Instance<Sandbox> sandbox, KubernetesClient client) {
+    MetricsSource metricsSource(ClusterConfig config, Instance<Sandbox> sandbox, KubernetesClient client,
+            @ConfigProperty(name = "acceltriage.metrics.source", defaultValue = "exporter") String source, PrometheusConfig prometheus) {
+        if (!source.strip().equalsIgnoreCase("exporter") && !source.strip().equalsIgnoreCase("prometheus")) {
+            throw new IllegalStateException("ACCELTRIAGE_METRICS_SOURCE (acceltriage.metrics.source) must be exporter or prometheus,"
+                    + " got \"" + source + "\"");
+        }
+        if (source.strip().equalsIgnoreCase("prometheus")) {
+            PrometheusSource p = PrometheusSource.from(prometheus);
+            LOG.infof("metrics: %s", p);
+            return p;
+        }
         if (config.mode() == ClusterConfig.Mode.SANDBOX) {
             return new ExporterScrape(node -> Optional.ofNullable(sandbox.get().exporterUrl(node)).map(URI::create));
         }

@@ -14,6 +14,7 @@ import io.acceltriage.incident.IncidentState;
 import io.acceltriage.incident.IncidentStore;
 import io.acceltriage.incident.StoredAlert;
 import io.acceltriage.incident.Subject;
+import io.acceltriage.metrics.ServiceMetrics;
 import io.acceltriage.notify.Escalations;
 import io.acceltriage.notify.Notice;
 import io.acceltriage.policy.Decision;
@@ -52,6 +53,7 @@ public class IncidentProcessor {
     private final Responder responder;
     private final Executor executor;
     private final Escalations escalations;
+    private final ServiceMetrics metrics;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "acceltriage-triage");
         t.setDaemon(true);
@@ -60,7 +62,7 @@ public class IncidentProcessor {
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
     IncidentProcessor(AlertInbox inbox, IncidentStore incidents, Database database, AuditLog audit, Responder responder,
-            Executor executor, Escalations escalations) {
+            Executor executor, Escalations escalations, ServiceMetrics metrics) {
         this.inbox = inbox;
         this.incidents = incidents;
         this.database = database;
@@ -68,6 +70,7 @@ public class IncidentProcessor {
         this.responder = responder;
         this.executor = executor;
         this.escalations = escalations;
+        this.metrics = metrics;
     }
 
     /** Finishes actions a crash interrupted, then drains the inbox. */
@@ -137,6 +140,7 @@ public class IncidentProcessor {
     }
 
     private void triage(Incident incident) {
+        long began = System.nanoTime();
         List<StoredAlert> alerts = inbox.ofIncident(incident.id());
         Assessment a = responder.assess(incident.subject(), alerts.stream().map(StoredAlert::alert)
                 .filter(x -> x.status() == AlertStatus.FIRING).toList());
@@ -154,6 +158,9 @@ public class IncidentProcessor {
                     a.diagnosis().confidence(), a.summary(), Json.write(a), a.evidence().node());
             return null;
         });
+        metrics.evidenceGaps(a.evidence().gaps());
+        if (incident.family() == null) metrics.incidentClassified(a.diagnosis().family());
+        a.judgements().forEach(j -> metrics.verdict(j.proposal().kind(), j.verdict().decision()));
         List<String> needsAPerson = new ArrayList<>(a.escalationReasons());
         for (Judgement j : a.judgements()) {
             if (j.verdict().decision() == Decision.DENY) continue;
@@ -170,6 +177,7 @@ public class IncidentProcessor {
             incidents.setState(c, incident.id(), state);
             return null;
         });
+        metrics.triaged(java.time.Duration.ofNanos(System.nanoTime() - began));
         escalations.tell(new Notice(incident.id(), state.name().toLowerCase(), incident.subject().key(),
                 a.diagnosis().family().wireName(), a.diagnosis().confidence(), a.summary(), needsAPerson,
                 "/incidents/" + incident.id()));

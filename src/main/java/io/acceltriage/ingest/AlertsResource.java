@@ -2,6 +2,7 @@ package io.acceltriage.ingest;
 
 import io.acceltriage.incident.Alert;
 import io.acceltriage.incident.AlertInbox;
+import io.acceltriage.metrics.ServiceMetrics;
 import io.acceltriage.store.StoreException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;
@@ -24,10 +25,12 @@ class AlertsResource {
 
     private final WebhookAuth auth;
     private final AlertInbox inbox;
+    private final ServiceMetrics metrics;
 
-    AlertsResource(IngestConfig config, AlertInbox inbox) {
+    AlertsResource(IngestConfig config, AlertInbox inbox, ServiceMetrics metrics) {
         this.auth = new WebhookAuth(config.token());
         this.inbox = inbox;
+        this.metrics = metrics;
     }
 
     @POST
@@ -50,6 +53,7 @@ class AlertsResource {
         }
         try {
             AlertInbox.Receipt receipt = inbox.accept(alerts);
+            alerts.forEach(a -> metrics.alertReceived(a.status()));
             return Response.ok(receipt).build();
         } catch (StoreException e) {
             LOG.warnf("webhook answered 503: %s", e.getMessage());

@@ -1,0 +1,187 @@
+package io.acceltriage.evidence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.jboss.logging.Logger;
+
+/**
+ * Reads a node's device series from Prometheus through its HTTP API: the instant value now and the
+ * value one history window ago ({@code offset}), so the collector tells a new XID or a counter
+ * increase from a level, as with a direct scrape, but from Prometheus' own memory of the node.
+ *
+ * <p>The node is matched on dcgm-exporter's {@code Hostname}, AMD's {@code hostname}, or a {@code node}
+ * label (kube-state-metrics, or a relabelled scrape). Every failure, from a refused connection to an
+ * error envelope, becomes an {@link EvidenceUnavailable} that says what to check.
+ */
+public final class PrometheusSource implements MetricsSource {
+
+    private static final Logger LOG = Logger.getLogger(PrometheusSource.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Kubernetes node names are DNS subdomains; anything else cannot be a node and must not reach PromQL. */
+    private static final Pattern NODE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+    private static final int MAX_BODY_IN_MESSAGE = 200;
+
+    private final URI base;
+    private final Duration timeout;
+    private final Duration history;
+    private final HttpClient http;
+
+    /**
+     * @param base    Prometheus' address, e.g. {@code http://prometheus-operated.monitoring.svc:9090}
+     * @param timeout the bound of one query, sent to Prometheus too so it gives up at the same time
+     * @param history how far back the earlier reading is taken (ten minutes in production)
+     */
+    public PrometheusSource(URI base, Duration timeout, Duration history) {
+        String b = base.toString();
+        this.base = URI.create(b.endsWith("/") ? b : b + "/");
+        this.timeout = timeout;
+        this.history = history;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    }
+
+    @Override
+    public NodeSamples read(String node) throws EvidenceUnavailable {
+        if (node == null || !NODE_NAME.matcher(node).matches()) {
+            throw new EvidenceUnavailable("cannot ask Prometheus about \"" + node + "\": not a Kubernetes node name");
+        }
+        List<Sample> now = query(seriesOf(node, ""), node);
+        List<Sample> before = query(seriesOf(node, " offset " + promDuration(history)), node);
+        return new NodeSamples(now, before);
+    }
+
+    /** Every series of the node, whichever label names it (`or` keeps one copy of a series matched twice). */
+    static String seriesOf(String node, String offset) {
+        return "{Hostname=\"" + node + "\"}" + offset + " or {hostname=\"" + node + "\"}" + offset
+                + " or {node=\"" + node + "\"}" + offset;
+    }
+
+    /** From configuration; a missing or malformed URL fails the start, naming the key. */
+    public static PrometheusSource from(PrometheusConfig config) {
+        String url = config.url().map(String::strip).filter(u -> !u.isEmpty()).orElseThrow(() -> new IllegalStateException(
+                "ACCELTRIAGE_METRICS_SOURCE=prometheus needs ACCELTRIAGE_PROMETHEUS_URL (acceltriage.prometheus.url),"
+                        + " e.g. http://prometheus-operated.monitoring.svc:9090"));
+        URI uri;
+        try {
+            uri = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            uri = null;
+        }
+        if (uri == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+            throw new IllegalStateException("ACCELTRIAGE_PROMETHEUS_URL (acceltriage.prometheus.url) must be an http(s) URL"
+                    + " such as http://prometheus-operated.monitoring.svc:9090, got \"" + url + "\"");
+        }
+        return new PrometheusSource(uri, config.timeout(), config.history());
+    }
+
+    /** Runs an instant query and returns its vector; any other outcome is an EvidenceUnavailable. */
+    List<Sample> query(String promql, String node) throws EvidenceUnavailable {
+        URI uri = base.resolve("api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+                + "&timeout=" + promDuration(timeout));
+        HttpResponse<String> response;
+        try {
+            response = http.send(HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (java.net.http.HttpTimeoutException e) {
+            throw new EvidenceUnavailable("Prometheus at " + base + " did not answer within " + timeout.toMillis()
+                    + " ms for node " + node + "; check its load or raise ACCELTRIAGE_PROMETHEUS_TIMEOUT");
+        } catch (IOException e) {
+            throw new EvidenceUnavailable("Prometheus unreachable at " + base + " (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); check ACCELTRIAGE_PROMETHEUS_URL");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EvidenceUnavailable("interrupted while querying Prometheus about node " + node);
+        }
+        JsonNode envelope;
+        try {
+            envelope = JSON.readTree(response.body());
+        } catch (IOException e) {
+            envelope = null;
+        }
+        if (envelope == null || !envelope.isObject() || !envelope.has("status")) {
+            throw new EvidenceUnavailable("Prometheus at " + base + " answered HTTP " + response.statusCode()
+                    + " without its JSON envelope (a proxy or the wrong URL?): " + abbreviate(response.body()));
+        }
+        if (!"success".equals(envelope.path("status").asText())) {
+            throw new EvidenceUnavailable("Prometheus refused the query for node " + node + ": HTTP " + response.statusCode()
+                    + " " + envelope.path("errorType").asText("unknown error type") + ": "
+                    + envelope.path("error").asText("no reason given"));
+        }
+        for (JsonNode warning : envelope.path("warnings")) {
+            LOG.warnf("Prometheus warns about the query for node %s: %s", node, warning.asText());
+        }
+        JsonNode data = envelope.path("data");
+        String type = data.path("resultType").asText();
+        if (!"vector".equals(type)) {
+            throw new EvidenceUnavailable("Prometheus answered a " + (type.isEmpty() ? "missing" : type)
+                    + " result where an instant vector was expected, for node " + node);
+        }
+        List<Sample> out = new ArrayList<>();
+        for (JsonNode series : data.path("result")) {
+            out.add(sample(series, node));
+        }
+        return out;
+    }
+
+    /** One element of a vector: {metric: {__name__, labels...}, value: [unix time, "value as a string"]}. */
+    private static Sample sample(JsonNode series, String node) throws EvidenceUnavailable {
+        Map<String, String> labels = new LinkedHashMap<>();
+        String name = null;
+        var fields = series.path("metric").fields();
+        while (fields.hasNext()) {
+            var f = fields.next();
+            if (f.getKey().equals("__name__")) {
+                name = f.getValue().asText();
+            } else {
+                labels.put(f.getKey(), f.getValue().asText());
+            }
+        }
+        JsonNode value = series.path("value");
+        if (name == null || !value.isArray() || value.size() != 2 || !value.get(1).isTextual()) {
+            throw new EvidenceUnavailable("Prometheus returned a malformed series for node " + node + ": " + abbreviate(series.toString()));
+        }
+        return new Sample(name, labels, parseValue(value.get(1).asText(), node));
+    }
+
+    private static double parseValue(String s, String node) throws EvidenceUnavailable {
+        switch (s) {
+            case "NaN": return Double.NaN;
+            case "+Inf": case "Inf": return Double.POSITIVE_INFINITY;
+            case "-Inf": return Double.NEGATIVE_INFINITY;
+            default:
+                try {
+                    return Double.parseDouble(s);
+                } catch (NumberFormatException e) {
+                    throw new EvidenceUnavailable("Prometheus returned the non-number \"" + abbreviate(s) + "\" for node " + node);
+                }
+        }
+    }
+
+    /** A duration as PromQL and the API's timeout parameter spell it: whole milliseconds, "1500ms". */
+    static String promDuration(Duration d) {
+        return Math.max(1, d.toMillis()) + "ms";
+    }
+
+    private static String abbreviate(String s) {
+        if (s == null) return "";
+        String flat = s.replaceAll("\\s+", " ").strip();
+        return flat.length() > MAX_BODY_IN_MESSAGE ? flat.substring(0, MAX_BODY_IN_MESSAGE) + "…" : flat;
+    }
+
+    @Override
+    public String toString() {
+        return "Prometheus at " + base;
+    }
+}

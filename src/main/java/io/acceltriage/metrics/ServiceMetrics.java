@@ -1,0 +1,115 @@
+package io.acceltriage.metrics;
+
+import io.acceltriage.diagnosis.Family;
+import io.acceltriage.evidence.Gap;
+import io.acceltriage.evidence.Source;
+import io.acceltriage.incident.AlertStatus;
+import io.acceltriage.policy.ActionKind;
+import io.acceltriage.policy.Decision;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * acceltriage's own metrics, served on /metrics. The names are a contract: the Grafana dashboard in
+ * deploy/grafana/ and operators' alerts query them. Stages call the recording methods; nothing else
+ * touches the registry.
+ *
+ * <p>Label values known in advance are initialised to zero, so rate() and increase() see the first
+ * event instead of a series appearing out of nowhere.
+ */
+@ApplicationScoped
+public class ServiceMetrics {
+
+    /** Outcomes of a person's decision on an action that waited for approval. */
+    public static final List<String> APPROVAL_OUTCOMES = List.of("approved", "rejected", "expired");
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+
+    private final Counter alertsReceived = Counter.builder().name("acceltriage_alerts_received_total")
+            .help("Alerts received on the Alertmanager webhook, re-deliveries included.").labelNames("status").register(registry);
+    private final Counter incidents = Counter.builder().name("acceltriage_incidents_total")
+            .help("Incidents by the failure family of their first diagnosis.").labelNames("family").register(registry);
+    private final Histogram triageDuration = Histogram.builder().name("acceltriage_triage_duration_seconds")
+            .help("Time from the start of a triage (evidence, diagnosis, verdicts) to the actions done and the incident's state set.")
+            .classicOnly().classicUpperBounds(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60).register(registry);
+    private final Counter actions = Counter.builder().name("acceltriage_actions_total")
+            .help("Proposed mitigations by kind and the policy's verdict (allow, approve, deny).")
+            .labelNames("kind", "verdict").register(registry);
+    private final Counter approvals = Counter.builder().name("acceltriage_approvals_total")
+            .help("Decisions of people on actions awaiting approval.").labelNames("outcome").register(registry);
+    private final Gauge circuitBreaker = Gauge.builder().name("acceltriage_circuit_breaker_tripped")
+            .help("1 while the circuit breaker is tripped (no automatic actions until a person resets it), else 0.")
+            .register(registry);
+    private final Counter modelCalls = Counter.builder().name("acceltriage_model_calls_total")
+            .help("Calls to the language model by model and outcome.").labelNames("model", "outcome").register(registry);
+    private final Counter modelTokens = Counter.builder().name("acceltriage_model_tokens_total")
+            .help("Tokens exchanged with the language model by model and direction (input, output).")
+            .labelNames("model", "direction").register(registry);
+    private final Counter evidenceErrors = Counter.builder().name("acceltriage_evidence_errors_total")
+            .help("Evidence that could not be collected (gaps), by source.").labelNames("source").register(registry);
+
+    public ServiceMetrics() {
+        for (AlertStatus s : AlertStatus.values()) alertsReceived.labelValues(s.wireName());
+        for (Family f : Family.values()) incidents.labelValues(f.wireName());
+        for (ActionKind k : ActionKind.values()) {
+            for (Decision d : Decision.values()) actions.labelValues(k.wireName(), d.wireName());
+        }
+        APPROVAL_OUTCOMES.forEach(approvals::labelValues);
+        for (Source s : Source.values()) evidenceErrors.labelValues(label(s));
+        circuitBreaker.set(0);
+    }
+
+    PrometheusRegistry registry() {
+        return registry;
+    }
+
+    public void alertReceived(AlertStatus status) {
+        alertsReceived.labelValues(status.wireName()).inc();
+    }
+
+    /** An incident got its first diagnosis. */
+    public void incidentClassified(Family family) {
+        incidents.labelValues(family.wireName()).inc();
+    }
+
+    public void triaged(Duration took) {
+        triageDuration.observe(took.toNanos() / 1e9);
+    }
+
+    /** A proposal and the policy's verdict on it. */
+    public void verdict(ActionKind kind, Decision decision) {
+        actions.labelValues(kind.wireName(), decision.wireName()).inc();
+    }
+
+    /** @param outcome one of {@link #APPROVAL_OUTCOMES} */
+    public void approval(String outcome) {
+        approvals.labelValues(outcome).inc();
+    }
+
+    public void circuitBreaker(boolean tripped) {
+        circuitBreaker.set(tripped ? 1 : 0);
+    }
+
+    /** @param outcome for example success, error, timeout, guardrail */
+    public void modelCall(String model, String outcome) {
+        modelCalls.labelValues(model, outcome).inc();
+    }
+
+    public void modelTokens(String model, long input, long output) {
+        modelTokens.labelValues(model, "input").inc(input);
+        modelTokens.labelValues(model, "output").inc(output);
+    }
+
+    public void evidenceGaps(List<Gap> gaps) {
+        gaps.forEach(g -> evidenceErrors.labelValues(label(g.source())).inc());
+    }
+
+    private static String label(Source s) {
+        return s.name().toLowerCase();
+    }
+}
