@@ -14,6 +14,10 @@ import java.util.List;
 public record Assessment(String mode, Subject subject, List<String> alerts, EvidenceBundle evidence, Diagnosis diagnosis,
         List<Judgement> judgements, List<String> escalationReasons, String summary) {
 
+    public Assessment withSummary(String text) {
+        return new Assessment(mode, subject, alerts, evidence, diagnosis, judgements, escalationReasons, text);
+    }
+
     public boolean escalate() {
         return !escalationReasons.isEmpty();
     }

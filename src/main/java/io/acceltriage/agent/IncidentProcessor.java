@@ -10,6 +10,7 @@ import io.acceltriage.incident.AlertInbox;
 import io.acceltriage.incident.AlertStatus;
 import io.acceltriage.incident.Correlator;
 import io.acceltriage.incident.Incident;
+import io.acceltriage.incident.IncidentFilter;
 import io.acceltriage.incident.IncidentState;
 import io.acceltriage.incident.IncidentStore;
 import io.acceltriage.incident.StoredAlert;
@@ -45,6 +46,8 @@ public class IncidentProcessor {
 
     private static final Logger LOG = Logger.getLogger(IncidentProcessor.class);
     private static final int BATCH = 500;
+    /** A TRIAGING incident untouched this long had its triage interrupted. */
+    private static final java.time.Duration STUCK_AFTER = java.time.Duration.ofSeconds(30);
 
     private final AlertInbox inbox;
     private final IncidentStore incidents;
@@ -97,6 +100,7 @@ public class IncidentProcessor {
     }
 
     void drain() {
+        retriageInterrupted();
         while (true) {
             List<StoredAlert> batch = inbox.unprocessed(BATCH);
             if (batch.isEmpty()) {
@@ -112,9 +116,32 @@ public class IncidentProcessor {
                 }
             }
             for (String id : toTriage) {
-                incidents.find(id).filter(i -> i.state().open()).ifPresent(this::triage);
+                incidents.find(id).filter(i -> i.state().open()).ifPresent(this::triageSafely);
             }
             touched.forEach(this::resolveIfAllResolved);
+        }
+    }
+
+    /**
+     * An incident whose alerts were filed but whose triage never finished (a crash, an exception) is
+     * triaged again: its alerts are already out of the inbox, so nothing else would pick it up.
+     */
+    private void retriageInterrupted() {
+        Instant before = Instant.now().minus(STUCK_AFTER);
+        for (Incident i : incidents.list(new IncidentFilter(IncidentState.TRIAGING, null, null, null, null, null, 50))) {
+            if (i.updatedAt().isBefore(before)) {
+                LOG.infof("triaging %s again: its last triage did not finish", i.id());
+                triageSafely(i);
+            }
+        }
+    }
+
+    private void triageSafely(Incident incident) {
+        try {
+            triage(incident);
+        } catch (RuntimeException e) {
+            // The incident stays TRIAGING and is retried by retriageInterrupted; the alerts are safe in the store.
+            LOG.errorf(e, "triage of %s failed; it will be retried", incident.id());
         }
     }
 

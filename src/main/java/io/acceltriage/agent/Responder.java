@@ -55,8 +55,8 @@ public final class Responder {
             }
         }
         List<String> alertNames = alerts.stream().map(a -> a.name() + summaryLabel(a)).distinct().toList();
-        Assessment draft = new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, judgements, escalation, null);
-        return new Assessment(draft.mode(), subject, alertNames, bundle, diagnosis, judgements, escalation, summaries.write(draft));
+        Assessment unsummarised = new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, judgements, escalation, null);
+        return unsummarised.withSummary(summaries.write(unsummarised));
     }
 
     private static String summaryLabel(Alert a) {

