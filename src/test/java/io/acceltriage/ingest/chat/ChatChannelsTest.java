@@ -268,6 +268,25 @@ class ChatChannelsTest {
         String text = m.json().path("blocks").path(0).path("text").path("text").asText();
         assertTrue(text.contains("XID 79") && text.contains("Key evidence") && text.contains("cordon-node"), text);
         awaitOne("/teams/workflow", r -> r.body().contains("gpu-h100-09"));
+
+        // The same incident from chat: its status, why its cordon ran, and a fresh look at the node.
+        String incident = given().queryParam("node", "gpu-h100-09").get("/api/v1/incidents").then().extract().path("items[0].id");
+        String action = given().get("/api/v1/incidents/" + incident).then().extract()
+                .path("actions.find { it.kind == 'cordon-node' }.id");
+        String status = command("status incident " + incident, "sandbox-status");
+        assertTrue(status.contains(incident) && status.contains(action), status);
+        String why = command("why " + action, "sandbox-why");
+        assertTrue(why.contains("policy: allow by rule") && why.contains("action.finished"), why);
+        String look = command("investigate node gpu-h100-09", "sandbox-investigate");
+        assertTrue(look.contains("device") && look.contains("changes nothing"), look);
+    }
+
+    /** A signed /triage command; returns the answer posted to its response_url. */
+    static String command(String text, String responsePath) {
+        slack("/api/v1/slack/commands", form("command", "/triage", "text", text, "user_id", "U0SOMEONE",
+                "response_url", fake() + "/slack/response/" + responsePath), FORM, now(), ChatTestProfile.SLACK_SECRET, null)
+                .then().statusCode(200);
+        return awaitOne("/slack/response/" + responsePath, r -> true).json().path("text").asText();
     }
 
     // ---- helpers ----
