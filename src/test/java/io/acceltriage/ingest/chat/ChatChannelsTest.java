@@ -15,6 +15,7 @@ import io.acceltriage.audit.AuditRecord;
 import io.acceltriage.notify.Escalations;
 import io.acceltriage.notify.Notice;
 import io.acceltriage.notify.teams.ApprovalLinks;
+import io.acceltriage.store.Database;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
@@ -48,6 +49,8 @@ class ChatChannelsTest {
     Escalations escalations;
     @Inject
     AuditReader auditReader;
+    @Inject
+    Database database;
 
     // ---- Slack: events ----
 
@@ -287,6 +290,42 @@ class ChatChannelsTest {
                 "response_url", fake() + "/slack/response/" + responsePath), FORM, now(), ChatTestProfile.SLACK_SECRET, null)
                 .then().statusCode(200);
         return awaitOne("/slack/response/" + responsePath, r -> true).json().path("text").asText();
+    }
+
+    @Test
+    void aPendingActionGetsSlackButtonsAndTeamsLinksThatLeadToAConfirmationPage() {
+        String id = "inc-chat-pending";
+        String action = "act-chatpend1";
+        database.inTransaction(c -> {
+            try (var ps = c.prepareStatement("insert into actions (id, idempotency_key, incident_id, kind, target, decision,"
+                    + " status, dry_run, detail, created_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?)")) {
+                java.sql.Timestamp now = java.sql.Timestamp.from(Instant.now());
+                Object[] v = {action, id + "|drain-node:gpu-h100-12", id, "drain-node", "gpu-h100-12", "approve",
+                        "AWAITING_APPROVAL", false, "drain-node needs a person's approval", now, now};
+                for (int i = 0; i < v.length; i++) ps.setObject(i + 1, v[i]);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+        escalations.tell(notice(id, "awaiting_approval", List.of()));
+
+        JsonNode slackMessage = awaitOne("/slack/api/chat.postMessage", r -> r.body().contains(id)).json();
+        assertTrue(slackMessage.path("blocks").toString().contains("\"action_id\":\"approve\",\"value\":\"" + action + "\""),
+                slackMessage.path("blocks").toString());
+        JsonNode card = awaitOne("/teams/workflow", r -> r.body().contains(id)).json().path("attachments").path(0).path("content");
+        String approveUrl = null;
+        for (JsonNode a : card.path("actions")) {
+            if (a.path("title").asText().startsWith("Approve " + action)) approveUrl = a.path("url").asText();
+        }
+        assertTrue(approveUrl != null && approveUrl.startsWith("https://acceltriage.example.test/api/v1/approvals/"), card.toString());
+        String path = approveUrl.substring("https://acceltriage.example.test".length());
+        given().get(path).then().statusCode(200).body(containsString("drain-node"))
+                .body(containsString("method=\"post\"")).body(containsString(ChatTestProfile.TEAMS_APPROVER));
+        String done = given().post(path).then().statusCode(200).extract().asString();
+        assertTrue(done.contains(Conversation.NO_APPROVALS) || done.contains(action), done);
+        assertTrue(auditReader.find(new AuditQuery(null, null, null, null, null, "xoxb-test-token", null, 10)).isEmpty()
+                && auditReader.find(new AuditQuery(null, null, null, null, null, ChatTestProfile.SLACK_SECRET, null, 10)).isEmpty(),
+                "no secret in the audit log");
     }
 
     // ---- helpers ----
