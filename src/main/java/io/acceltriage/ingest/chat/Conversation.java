@@ -126,8 +126,8 @@ public class Conversation {
         if (!approvals.isResolvable()) {
             return NO_APPROVALS;
         }
-        Approvals.Result r = approve ? approvals.get().approve(actionId, user.actor())
-                : approvals.get().reject(actionId, user.actor(), reason == null ? "rejected in " + user.platform() : reason);
+        Approvals.Result r = approve ? approvals.get().approve(actionId, user.id())
+                : approvals.get().reject(actionId, user.id(), reason == null ? "rejected in " + user.platform() : reason);
         return (r.accepted() ? (approve ? "Approved " : "Rejected ") : "Nothing done for ") + actionId
                 + (r.status() == null ? "" : " (now " + r.status().name().toLowerCase() + ")")
                 + (r.message() == null ? "" : ": " + r.message());
@@ -145,8 +145,8 @@ public class Conversation {
         if (!b.tripped()) {
             return "The circuit breaker is not tripped; nothing to reset.";
         }
-        b.reset(user.actor());
-        return "Circuit breaker reset by " + user.actor() + "; mitigations may run again.";
+        b.reset(user.id());
+        return "Circuit breaker reset by " + user.id() + "; mitigations may run again.";
     }
 
     private void refused(ChatUser user, String asked) {
@@ -155,7 +155,7 @@ public class Conversation {
         p.put("user", user.id());
         p.put("asked", asked);
         p.put("reason", "not an approver in the policy");
-        audit.append(null, AuditKind.ACCESS_DENIED, user.actor(), p);
+        audit.append(null, AuditKind.ACCESS_DENIED, user.id(), p);
     }
 
     private String investigate(Command.Investigate i) {

@@ -28,6 +28,8 @@ class SlackNotifier implements Notifier {
     static final String CHANNEL = "slack";
     /** Slack refuses a section text longer than this. */
     static final int MAX_SECTION = 3000;
+    /** Slack takes 50 blocks a message; each pending action uses two. */
+    static final int MAX_PENDING_BUTTONS = 20;
 
     private final SlackPoster poster;
     private final SlackConfig config;
@@ -97,7 +99,7 @@ class SlackNotifier implements Notifier {
         ArrayNode blocks = Json.MAPPER.createArrayNode();
         blocks.addObject().put("type", "section").putObject("text").put("type", "mrkdwn")
                 .put("text", text.length() > MAX_SECTION ? text.substring(0, MAX_SECTION - 1) + "…" : text);
-        for (IncidentMessage.PendingAction p : m.pending()) {
+        for (IncidentMessage.PendingAction p : m.pending().stream().limit(MAX_PENDING_BUTTONS).toList()) {
             blocks.addObject().put("type", "section").putObject("text").put("type", "mrkdwn")
                     .put("text", "*" + p.id() + "* " + p.kind() + " `" + SlackText.mrkdwn(p.target()) + "` waits for approval");
             ArrayNode elements = blocks.addObject().put("type", "actions").put("block_id", "approval-" + p.id())

@@ -30,6 +30,8 @@ class TeamsNotifier implements Notifier {
 
     static final String CHANNEL = "teams";
     /** Teams users are named by their Entra ID (AAD) object id; the policy's other approvers are Slack's. */
+    /** Teams shows at most six actions on a card; the rest would silently vanish. */
+    static final int MAX_ACTIONS = 6;
     static final Pattern AAD_OBJECT_ID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     private final TeamsPoster poster;
@@ -93,6 +95,11 @@ class TeamsNotifier implements Notifier {
                         + " (an Entra object id under approvers); approve it in Slack or the API.");
             }
             for (String approver : approvers) {
+                if (actions.size() + 2 > MAX_ACTIONS) {
+                    AdaptiveCards.text(body, "More actions wait for approval than this card can hold: decide them from the"
+                            + " incident page, or say `approve ACTION_ID` to acceltriage.");
+                    return card;
+                }
                 String who = approvers.size() == 1 ? "" : " (for " + approver.substring(0, 8) + "…)";
                 AdaptiveCards.openUrl(actions, "Approve " + p.id() + who, approvalUrl(p.id(), ApprovalLinks.Choice.APPROVE, approver));
                 AdaptiveCards.openUrl(actions, "Reject " + p.id() + who, approvalUrl(p.id(), ApprovalLinks.Choice.REJECT, approver));

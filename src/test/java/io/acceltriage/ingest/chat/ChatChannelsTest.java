@@ -131,7 +131,7 @@ class ChatChannelsTest {
         String approver = awaitOne("/slack/response/click-approver", r -> true).json().path("text").asText();
         assertFalse(approver.contains("only the people"), approver);
         assertTrue(approver.contains(Conversation.NO_APPROVALS) || approver.contains("act-0001"), approver);
-        assertTrue(audit(null, AuditKind.ACCESS_DENIED).stream().anyMatch(a -> a.actor().equals("slack:U0STRANGER")),
+        assertTrue(audit(null, AuditKind.ACCESS_DENIED).stream().anyMatch(a -> a.actor().equals("U0STRANGER")),
                 "the refusal is audited");
         sleep(500);
         assertTrue(posts("/slack/response/click-forged", r -> true).isEmpty(), "a wrongly signed click does nothing");

@@ -52,4 +52,18 @@ class TeamsCardTest {
         assertEquals(1, card.path("actions").size());
         assertTrue(card.path("body").toString().contains("names no Teams approver"));
     }
+
+    @Test
+    void aCardNeverCarriesMoreActionsThanTeamsShows() {
+        List<IncidentMessage.PendingAction> many = List.of(
+                new IncidentMessage.PendingAction("act-1", "drain-node", "gpu-1", "approve"),
+                new IncidentMessage.PendingAction("act-2", "drain-node", "gpu-2", "approve"),
+                new IncidentMessage.PendingAction("act-3", "drain-node", "gpu-3", "approve"),
+                new IncidentMessage.PendingAction("act-4", "drain-node", "gpu-4", "approve"));
+        IncidentMessage m = new IncidentMessage("inc-7", "awaiting_approval", "node:gpu-1", "device", "0.90", "s", List.of(),
+                List.of(), List.of(), many, "https://triage.example.test/incidents/inc-7");
+        JsonNode card = notifier(List.of(AAD)).card(m);
+        assertTrue(card.path("actions").size() <= TeamsNotifier.MAX_ACTIONS, card.path("actions").toString());
+        assertTrue(card.path("body").toString().contains("approve ACTION_ID"));
+    }
 }
