@@ -20,6 +20,7 @@ public enum AuditKind {
     ESCALATION("escalation"),
     NOTIFICATION("notification"),
     MODEL_CALL("model.call"),
+    SILENCE("silence"),
     ACCESS_DENIED("access.denied");
 
     private final String wireName;

@@ -277,6 +277,12 @@ public class Conversation {
         if (o.problem() != null) {
             return "No silence was created: " + o.problem();
         }
+        java.util.Map<String, Object> p = new java.util.LinkedHashMap<>();
+        p.put("silence", o.silenceId());
+        p.put("matchers", String.valueOf(s.matchers()));
+        p.put("endsAt", String.valueOf(o.endsAt()));
+        p.put("platform", user.platform());
+        audit.append(null, AuditKind.SILENCE, user.id(), p);
         return "Silenced " + s.matchers() + " until " + o.endsAt() + " (silence " + o.silenceId() + ").";
     }
 
