@@ -20,7 +20,9 @@ public enum AuditKind {
     ESCALATION("escalation"),
     NOTIFICATION("notification"),
     MODEL_CALL("model.call"),
-    ACCESS_DENIED("access.denied");
+    ACCESS_DENIED("access.denied"),
+    /** Retention: records up to a point were deleted; the record carries the last deleted one's hash. */
+    AUDIT_PRUNED("audit.pruned");
 
     private final String wireName;
 

@@ -1,10 +1,12 @@
 package io.acceltriage.sandbox;
 
+import io.acceltriage.TestAuth;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,18 +26,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestProfile(SandboxResourceTest.RandomPortAndCapturedWebhook.class)
 class SandboxResourceTest {
 
-    /** A random HTTP port, a token, and delivery to the test's stand-in receiver. */
+    /**
+     * A random HTTP port, a token, and delivery to the test's stand-in receiver; the stand-in is not the
+     * exempt webhook, so the token the sandbox sends is also issued as an access token.
+     */
     public static class RandomPortAndCapturedWebhook implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("quarkus.http.test-port", "0",
                     "acceltriage.alertmanager.token", "sandbox-test-token",
-                    "acceltriage.sandbox.webhook-path", "/sandbox-test/alerts");
+                    "acceltriage.sandbox.webhook-path", "/sandbox-test/alerts",
+                    "acceltriage.access.tokens", "test-admin:admin:" + TestAuth.ADMIN + ",sandbox-webhook:approver:sandbox-test-token");
         }
+    }
+
+    @AfterEach
+    void signOut() {
+        TestAuth.signOut();
     }
 
     @BeforeEach
     void reset() {
+        TestAuth.asAdmin();
         given().post("/api/v1/sandbox/reset").then().statusCode(200);
         CapturedAlerts.RECEIVED.clear();
     }
