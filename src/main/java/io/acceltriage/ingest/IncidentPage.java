@@ -22,7 +22,7 @@ record IncidentPage(IncidentView incident, String opened, String confidence, Lis
 
     record AlertRow(String name, String status, String startsAt, String received, String labels, String description) {}
 
-    record EvidenceRow(String id, String source, String summary, List<PageText.Field> values) {}
+    record EvidenceRow(String id, String source, String summary, List<PageText.Field> values, boolean cited) {}
 
     record DiagnosisBox(String family, String cause, String confidence, List<String> evidenceIds, List<String> findings,
             List<String> notes) {}
@@ -53,9 +53,13 @@ record IncidentPage(IncidentView incident, String opened, String confidence, Lis
         List<JudgementRow> judgements = new ArrayList<>();
         if (assessment != null) {
             JsonNode bundle = assessment.path("evidence");
+            java.util.Set<String> cited = new java.util.HashSet<>();
+            assessment.path("diagnosis").path("evidenceIds").forEach(x -> cited.add(x.asText()));
             for (JsonNode e : bundle.path("items")) {
+                List<PageText.Field> values = PageText.fields(e.get("fact")).stream()
+                        .filter(f -> !f.value().isEmpty() && !f.name().equals("type")).toList();
                 evidence.add(new EvidenceRow(PageText.text(e, "id"), PageText.text(e, "source").toLowerCase(),
-                        PageText.text(e, "summary"), PageText.fields(e.get("fact"))));
+                        PageText.text(e, "summary"), values, cited.contains(PageText.text(e, "id"))));
             }
             for (JsonNode g : bundle.path("gaps")) {
                 gaps.add(PageText.text(g, "source").toLowerCase() + ": " + PageText.text(g, "reason"));
@@ -105,5 +109,15 @@ record IncidentPage(IncidentView incident, String opened, String confidence, Lis
 
     public boolean hasPending() {
         return actions.stream().anyMatch(ActionRow::pending);
+    }
+
+    /** The evidence the diagnosis rests on, shown first. */
+    public List<EvidenceRow> citedEvidence() {
+        return evidence.stream().filter(EvidenceRow::cited).toList();
+    }
+
+    /** Everything else that was looked at, folded away. */
+    public List<EvidenceRow> otherEvidence() {
+        return evidence.stream().filter(e -> !e.cited()).toList();
     }
 }

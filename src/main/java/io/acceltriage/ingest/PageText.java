@@ -21,7 +21,18 @@ final class PageText {
     }
 
     /** One named value of a stored document. */
-    record Field(String name, String value) {}
+    record Field(String name, String value) {
+        static final int BRIEF = 160;
+
+        /** Long values (a whole evidence list, say) fold away behind their first words. */
+        public boolean isLong() {
+            return value.length() > BRIEF;
+        }
+
+        public String brief() {
+            return isLong() ? value.substring(0, BRIEF) + "…" : value;
+        }
+    }
 
     /** The fields of a JSON object, nulls left out; nested objects stay compact JSON. */
     static List<Field> fields(JsonNode node) {

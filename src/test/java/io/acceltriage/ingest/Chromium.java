@@ -112,6 +112,13 @@ final class Chromium implements AutoCloseable {
         return call("GET", "/session/" + session + "/source", null).asText();
     }
 
+    /** What a person sees first, in a laptop-sized window. */
+    void viewport(Path file) throws Exception {
+        String png = call("GET", "/session/" + session + "/screenshot", null).asText();
+        Files.createDirectories(file.getParent());
+        Files.write(file, Base64.getDecoder().decode(png));
+    }
+
     /** The whole page, however long: the window is stretched to the document's height first. */
     void screenshot(Path file) throws Exception {
         long height = call("POST", "/session/" + session + "/execute/sync",

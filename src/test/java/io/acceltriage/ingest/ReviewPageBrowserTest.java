@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The review page in a real headless Chromium: sign in with a token, open an incident's timeline,
- * approve the pending drain, and keep a screenshot of the timeline in target/screenshots/.
+ * approve the pending drain, and keep screenshots of the timeline in target/screenshots/ (the first
+ * screen, and the whole page).
  */
 @QuarkusTest
 class ReviewPageBrowserTest {
@@ -80,6 +81,7 @@ class ReviewPageBrowserTest {
             assertTrue(!row.contains("awaiting approval"), "the action left the queue: " + row);
             assertTrue(browser.source().contains("approved"), "the approval is on the timeline");
 
+            browser.viewport(Path.of("target", "screenshots", "incident-timeline-top.png"));
             browser.screenshot(Path.of("target", "screenshots", "incident-timeline.png"));
         }
         assertTrue(Files.size(Path.of("target", "screenshots", "incident-timeline.png")) > 10_000, "a real screenshot");
