@@ -18,8 +18,8 @@ import picocli.CommandLine;
 
 @Dependent
 @io.quarkus.arc.Unremovable
-@CommandLine.Command(name = "audit", description = "Verify or export the hash-chained audit log.",
-        subcommands = {AuditCommand.Verify.class, AuditCommand.Export.class})
+@CommandLine.Command(name = "audit", description = "Verify, export or prune the hash-chained audit log.",
+        subcommands = {AuditCommand.Verify.class, AuditCommand.Export.class, AuditCommand.Prune.class})
 class AuditCommand implements Runnable {
 
     @CommandLine.Spec
@@ -45,7 +45,8 @@ class AuditCommand implements Runnable {
             ChainVerdict v = verifier.verify();
             PrintWriter out = spec.commandLine().getOut();
             if (v.intact()) {
-                out.println("audit log intact: " + v.records() + " records");
+                out.println("audit log intact: " + v.records() + " records"
+                    + (v.prunedThrough() == null ? "" : " (records up to " + v.prunedThrough() + " were pruned; the chain starts after them)"));
                 out.flush();
                 return 0;
             }
@@ -79,6 +80,55 @@ class AuditCommand implements Runnable {
                 });
             }
             return 0;
+        }
+    }
+
+    @Dependent
+    @io.quarkus.arc.Unremovable
+    @CommandLine.Command(name = "prune", description = {
+            "Retention: delete the records written before a date, keeping the rest verifiable.",
+            "Writes an audit.pruned checkpoint record (who, the cut-off, the last deleted record's number and hash),"
+                    + " then deletes the older records in the same transaction. `audit verify` starts from the latest"
+                    + " checkpoint. Refuses to prune a chain that does not verify. Export first if the records must be kept"
+                    + " elsewhere: audit export -o audit-until-DATE.jsonl"})
+    static class Prune implements Callable<Integer> {
+        @Inject
+        io.acceltriage.audit.AuditPruner pruner;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Option(names = "--before", required = true,
+                description = "delete records written before this date (2026-01-31) or time (2026-01-31T12:00:00Z), UTC")
+        String before;
+
+        @CommandLine.Option(names = "--by", description = "who prunes, as the checkpoint records it (default: operator:<login name>)")
+        String by;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            java.time.Instant cut;
+            try {
+                cut = before.contains("T") ? java.time.Instant.parse(before)
+                        : java.time.LocalDate.parse(before).atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
+            } catch (java.time.format.DateTimeParseException e) {
+                out.println("--before must be a date such as 2026-01-31 or a time such as 2026-01-31T12:00:00Z; got '" + before + "'");
+                out.flush();
+                return 2;
+            }
+            String actor = by == null || by.isBlank() ? "operator:" + System.getProperty("user.name", "unknown") : by;
+            try {
+                io.acceltriage.audit.AuditPruner.Pruned p = pruner.prune(cut, actor);
+                out.println(p.deleted() == 0 ? "nothing to prune: no record was written before " + cut
+                        : "pruned " + p.deleted() + " records (up to " + p.throughSeq() + "); checkpoint is record " + p.checkpointSeq());
+                out.flush();
+                return 0;
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                out.println(e.getMessage());
+                out.flush();
+                return 1;
+            }
         }
     }
 }

@@ -16,6 +16,9 @@ class ServeCommand implements Runnable {
     @ConfigProperty(name = "acceltriage.cluster.mode")
     String mode;
 
+    @jakarta.inject.Inject
+    io.acceltriage.access.AccessTokens access;
+
     @Override
     public void run() {
         String base = "http://localhost:" + port;
@@ -23,10 +26,16 @@ class ServeCommand implements Runnable {
         System.out.println("  incidents page:   " + base + "/");
         System.out.println("  incidents API:    " + base + "/api/v1/incidents");
         System.out.println("  readiness:        " + base + "/q/health/ready");
+        // The generated token is the only way in to an embedded default, so the banner shows it.
+        access.generated().ifPresentOrElse(
+                t -> System.out.println("  admin token:      " + t.reveal()
+                        + "   (generated for this run: sign in at " + base + "/login, or send Authorization: Bearer <token>;"
+                        + " set ACCELTRIAGE_ACCESS_TOKENS to issue your own)"),
+                () -> System.out.println("  access:           the tokens in ACCELTRIAGE_ACCESS_TOKENS / ACCELTRIAGE_ACCESS_FILE"));
         if ("sandbox".equalsIgnoreCase(mode)) {
             System.out.println("  sandbox nodes:    " + base + "/api/v1/sandbox/nodes");
             System.out.println("  inject a fault:   curl -XPOST " + base
-                    + "/api/v1/sandbox/faults -H 'Content-Type: application/json' -d '{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}'");
+                    + "/api/v1/sandbox/faults -H \"Authorization: Bearer $TOKEN\" -H 'Content-Type: application/json' -d '{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}'");
         }
         Quarkus.waitForExit();
     }

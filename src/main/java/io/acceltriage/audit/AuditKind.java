@@ -21,7 +21,9 @@ public enum AuditKind {
     NOTIFICATION("notification"),
     MODEL_CALL("model.call"),
     SILENCE("silence"),
-    ACCESS_DENIED("access.denied");
+    ACCESS_DENIED("access.denied"),
+    /** Retention: records up to a point were deleted; the record carries the last deleted one's hash. */
+    AUDIT_PRUNED("audit.pruned");
 
     private final String wireName;
 

@@ -1,13 +1,22 @@
 package io.acceltriage.audit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.acceltriage.store.Database;
+import io.acceltriage.store.Json;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 
-/** Walks the chain from the first record and names the first one that was changed, removed or inserted. */
+/**
+ * Walks the chain from its start and names the first record that was changed, removed or inserted.
+ * The start is the first record ever, or, after retention pruned the log, the record after the one
+ * the latest {@code audit.pruned} checkpoint names, linked to that record's hash.
+ */
 @ApplicationScoped
 public class AuditVerifier {
+
+    /** The prev_hash of the very first record (the head's initial value, migration V1). */
+    static final String GENESIS = "0".repeat(64);
 
     private final Database database;
 
@@ -18,7 +27,22 @@ public class AuditVerifier {
     public ChainVerdict verify() {
         return database.read(c -> {
             long expectedSeq = 1;
-            String prevHash = null;
+            String prevHash = GENESIS;
+            Long prunedThrough = null;
+            try (PreparedStatement ps = c.prepareStatement(
+                    "select payload from audit_log where kind = ? order by seq desc limit 1")) {
+                ps.setString(1, AuditKind.AUDIT_PRUNED.wireName());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        // The checkpoint's own hash is checked on the walk, so a forged start shows up there.
+                        JsonNode checkpoint = Json.read(rs.getString(1), JsonNode.class);
+                        prunedThrough = checkpoint.path("throughSeq").asLong();
+                        expectedSeq = prunedThrough + 1;
+                        prevHash = checkpoint.path("throughHash").asText();
+                    }
+                }
+            }
+            final Long pruned = prunedThrough;
             long count = 0;
             try (PreparedStatement ps = c.prepareStatement(
                     "select seq, at, incident_id, kind, actor, payload, prev_hash, hash from audit_log order by seq")) {
@@ -32,16 +56,16 @@ public class AuditVerifier {
                         if (seq != expectedSeq) {
                             return ChainVerdict.broken(count, expectedSeq, seq > expectedSeq
                                     ? "record " + expectedSeq + (seq - expectedSeq > 1 ? " to " + (seq - 1) : "") + " removed: the chain jumps to " + seq
-                                    : "record " + seq + " inserted out of sequence");
+                                    : "record " + seq + " inserted out of sequence", pruned);
                         }
-                        if (prevHash != null && !prevHash.equals(storedPrev)) {
+                        if (!prevHash.equals(storedPrev)) {
                             return ChainVerdict.broken(count, seq, "record " + seq
-                                    + " does not follow record " + (seq - 1) + ": a record was inserted or replaced before it");
+                                    + " does not follow record " + (seq - 1) + ": a record was inserted or replaced before it", pruned);
                         }
                         String recomputed = AuditLog.hash(seq, rs.getTimestamp(2).toInstant(), rs.getString(3),
                                 rs.getString(4), rs.getString(5), rs.getString(6), storedPrev);
                         if (!recomputed.equals(storedHash)) {
-                            return ChainVerdict.broken(count, seq, "record " + seq + " was changed after it was written");
+                            return ChainVerdict.broken(count, seq, "record " + seq + " was changed after it was written", pruned);
                         }
                         prevHash = storedHash;
                         expectedSeq = seq + 1;
@@ -56,13 +80,13 @@ public class AuditVerifier {
                     long at = Math.min(headSeq, expectedSeq - 1) + 1;
                     return ChainVerdict.broken(count, at, headSeq > expectedSeq - 1
                             ? "records after " + (expectedSeq - 1) + " removed: the log ends before its head (" + headSeq + ")"
-                            : "record " + at + " inserted after the head (" + headSeq + ")");
+                            : "record " + at + " inserted after the head (" + headSeq + ")", pruned);
                 }
-                if (prevHash != null && !prevHash.equals(rs.getString(2))) {
-                    return ChainVerdict.broken(count, headSeq, "record " + headSeq + " does not match the chain head");
+                if (count > 0 && !prevHash.equals(rs.getString(2))) {
+                    return ChainVerdict.broken(count, headSeq, "record " + headSeq + " does not match the chain head", pruned);
                 }
             }
-            return ChainVerdict.intact(count);
+            return ChainVerdict.intact(count, pruned);
         });
     }
 }

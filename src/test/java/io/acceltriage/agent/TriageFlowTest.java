@@ -7,7 +7,10 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasItems;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.acceltriage.TestAuth;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +25,16 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class TriageFlowTest {
+
+    @BeforeEach
+    void signIn() {
+        TestAuth.asAdmin();
+    }
+
+    @AfterEach
+    void signOut() {
+        TestAuth.signOut();
+    }
 
     static JsonPath awaitTriagedIncident(String node) {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(30));

@@ -1,6 +1,9 @@
 package io.acceltriage.sandbox;
 
+import io.acceltriage.TestAuth;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
@@ -13,6 +16,16 @@ import static org.hamcrest.Matchers.equalTo;
 @QuarkusTest
 @TestProfile(SandboxOffTest.RealClusterMode.class)
 class SandboxOffTest {
+
+    @BeforeEach
+    void signIn() {
+        TestAuth.asAdmin();
+    }
+
+    @AfterEach
+    void signOut() {
+        TestAuth.signOut();
+    }
 
     public static class RealClusterMode implements QuarkusTestProfile {
         @Override

@@ -1,7 +1,9 @@
 package io.acceltriage.sandbox;
 
+import io.acceltriage.TestAuth;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +23,14 @@ class SandboxResourceTest {
     @Inject
     io.acceltriage.store.Database database;
 
+    @AfterEach
+    void signOut() {
+        TestAuth.signOut();
+    }
+
     @BeforeEach
     void reset() {
+        TestAuth.asAdmin();
         given().post("/api/v1/sandbox/reset").then().statusCode(200);
     }
 
