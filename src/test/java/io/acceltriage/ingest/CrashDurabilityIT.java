@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashDurabilityIT {
 
     static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
+    static final String VIEWER_TOKEN = "crash-viewer-token-0123456789";
 
     @TempDir
     Path data;
@@ -58,7 +59,8 @@ class CrashDurabilityIT {
             String incidents = "";
             while (Instant.now().isBefore(deadline)) {
                 incidents = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                        + "/api/v1/incidents?node=gpu-h100-11")).build(), HttpResponse.BodyHandlers.ofString()).body();
+                        + "/api/v1/incidents?node=gpu-h100-11")).header("Authorization", "Bearer " + VIEWER_TOKEN).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
                 if (incidents.contains("\"family\":\"")) break;
                 Thread.sleep(300);
             }
@@ -78,6 +80,7 @@ class CrashDurabilityIT {
         pb.environment().put("ACCELTRIAGE_HOST", "127.0.0.1");
         pb.environment().put("ACCELTRIAGE_DATA_DIR", data.toString());
         pb.environment().put("ACCELTRIAGE_ALERTMANAGER_TOKEN", "crash-token");
+        pb.environment().put("ACCELTRIAGE_ACCESS_TOKENS", "crash-test:viewer:" + VIEWER_TOKEN);
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(data.resolve("service.log").toFile()));
         return pb.start();
     }

@@ -263,6 +263,16 @@ class ChatChannelsTest {
 
     @Test
     void aSandboxFaultReachesSlackAndTeamsWithItsEvidence() {
+        // The sandbox and the incidents API need an operator's token; the chat endpoints their own signatures.
+        io.acceltriage.TestAuth.asAdmin();
+        try {
+            sandboxFaultReachesSlackAndTeams();
+        } finally {
+            io.acceltriage.TestAuth.signOut();
+        }
+    }
+
+    private void sandboxFaultReachesSlackAndTeams() {
         given().post("/api/v1/sandbox/reset").then().statusCode(200);
         given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"gpu-h100-09\",\"gpu\":1,\"xid\":79}")
                 .post("/api/v1/sandbox/faults").then().statusCode(202);
