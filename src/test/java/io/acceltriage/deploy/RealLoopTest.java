@@ -40,6 +40,16 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class RealLoopTest {
 
+    @org.junit.jupiter.api.BeforeEach
+    void signIn() {
+        io.acceltriage.TestAuth.asAdmin();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void signOut() {
+        io.acceltriage.TestAuth.signOut();
+    }
+
     private static final String PROMETHEUS = "/usr/bin/prometheus";
     private static final String ALERTMANAGER = "/usr/bin/prometheus-alertmanager";
     private static final Path RULES = Path.of("deploy/prometheus/acceltriage-gpu.rules.yaml");

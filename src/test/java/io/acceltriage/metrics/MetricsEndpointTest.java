@@ -23,6 +23,16 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class MetricsEndpointTest {
 
+    @org.junit.jupiter.api.BeforeEach
+    void signIn() {
+        io.acceltriage.TestAuth.asAdmin();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void signOut() {
+        io.acceltriage.TestAuth.signOut();
+    }
+
     private static final Map<String, String> FAMILIES = new LinkedHashMap<>();
 
     static {
