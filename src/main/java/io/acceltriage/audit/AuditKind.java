@@ -20,7 +20,11 @@ public enum AuditKind {
     ESCALATION("escalation"),
     NOTIFICATION("notification"),
     MODEL_CALL("model.call"),
-    ACCESS_DENIED("access.denied");
+    ACCESS_DENIED("access.denied"),
+    POLICY_RELOADED("policy.reloaded"),
+    POLICY_REJECTED("policy.rejected"),
+    BREAKER_TRIPPED("breaker.tripped"),
+    BREAKER_RESET("breaker.reset");
 
     private final String wireName;
 
