@@ -118,8 +118,14 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
     }
 
     public static Policy parse(String name, byte[] content) {
-        return new PolicyValidator(name, new String(content, StandardCharsets.UTF_8))
-                .validated(DataFiles.parse(name, content, Policy.class));
+        PolicyValidator validator = new PolicyValidator(name, new String(content, StandardCharsets.UTF_8));
+        Policy parsed;
+        try {
+            parsed = DataFiles.parse(name, content, Policy.class);
+        } catch (DataFiles.InvalidDataFile e) {
+            throw validator.relocated(e);
+        }
+        return validator.validated(parsed);
     }
 
     ActionRule rule(ActionKind kind) {

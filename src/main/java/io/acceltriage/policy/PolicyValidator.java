@@ -134,6 +134,24 @@ final class PolicyValidator {
         return p;
     }
 
+    /**
+     * The YAML parser reports an unknown key at the token after it, often the next line; point the
+     * operator at the key's own line instead.
+     */
+    DataFiles.InvalidDataFile relocated(DataFiles.InvalidDataFile e) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(.*):(\\d+): unknown key '([^']+)'(.*)$", java.util.regex.Pattern.DOTALL)
+                .matcher(e.getMessage());
+        if (!m.matches() || !m.group(1).equals(file)) return e;
+        int reported = Integer.parseInt(m.group(2));
+        String key = m.group(3);
+        for (int i = Math.min(reported, lines.length) - 1; i >= 0; i--) {
+            if (lines[i].matches(".*(^|[\\s{,\"'-])\"?" + java.util.regex.Pattern.quote(key) + "\"?\\s*:.*")) {
+                return new DataFiles.InvalidDataFile(file + ":" + (i + 1) + ": unknown key '" + key + "'" + m.group(4));
+            }
+        }
+        return e;
+    }
+
     static DayOfWeek day(String d) {
         for (DayOfWeek w : DayOfWeek.values()) {
             if (w.name().startsWith(d.toUpperCase()) && d.length() >= 3) return w;
