@@ -78,8 +78,12 @@ final class RestartGroup implements Mitigation {
                 client.pods().inNamespace(target.namespace()).withName(p.getMetadata().getName()).dryRun().delete();
             }
         } else {
-            // One collection delete: the members go together, so the gang never runs half restarted.
-            client.pods().inNamespace(target.namespace()).withLabels(gang.get().selector()).delete();
+            // All members in one pass, no waiting in between: the gang's controller sees them go together
+            // and restarts it whole. (Per pod rather than one collection delete, so each deletion is
+            // a plain pod delete every API server, and the sandbox's controllers, handle alike.)
+            for (Pod p : members) {
+                client.pods().inNamespace(target.namespace()).withName(p.getMetadata().getName()).delete();
+            }
         }
         return Outcome.done((dryRun ? "dry run: would restart " : "restarted ") + gang.get().kind() + " " + target.name()
                 + " (" + members.size() + " pods together)");
