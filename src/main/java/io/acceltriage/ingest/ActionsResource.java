@@ -6,7 +6,6 @@ import io.acceltriage.action.Approvals;
 import io.acceltriage.action.Executor;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;
-import io.acceltriage.policy.Breaker;
 import io.acceltriage.policy.PolicySource;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -23,11 +22,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Actions and the circuit breaker over REST: list actions, approve or reject a waiting one, undo a
- * finished one, read and reset the breaker. The person is named in the body for now; authenticating
+ * Actions over REST: list them, approve or reject a waiting one, undo a finished one. The person is named in the body for now; authenticating
  * the caller comes with the API's authentication.
  */
-@Path("/api/v1")
+@Path("/api/v1/actions")
 @Produces(MediaType.APPLICATION_JSON)
 public class ActionsResource {
 
@@ -36,20 +34,17 @@ public class ActionsResource {
 
     private final Executor executor;
     private final Approvals approvals;
-    private final Breaker breaker;
     private final PolicySource policy;
     private final AuditLog audit;
 
-    ActionsResource(Executor executor, Approvals approvals, Breaker breaker, PolicySource policy, AuditLog audit) {
+    ActionsResource(Executor executor, Approvals approvals, PolicySource policy, AuditLog audit) {
         this.executor = executor;
         this.approvals = approvals;
-        this.breaker = breaker;
         this.policy = policy;
         this.audit = audit;
     }
 
     @GET
-    @Path("actions")
     public Response list(@QueryParam("status") String status) {
         List<ActionRecord> items;
         if (status == null || status.isBlank()) {
@@ -68,13 +63,13 @@ public class ActionsResource {
     }
 
     @GET
-    @Path("actions/{id}")
+    @Path("{id}")
     public Response get(@PathParam("id") String id) {
         return executor.find(id).map(r -> Response.ok(view(r)).build()).orElseGet(() -> error(404, "no action " + id));
     }
 
     @POST
-    @Path("actions/{id}/approve")
+    @Path("{id}/approve")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response approve(@PathParam("id") String id, DecisionBody body) {
         if (body == null || body.approver() == null || body.approver().isBlank()) {
@@ -84,7 +79,7 @@ public class ActionsResource {
     }
 
     @POST
-    @Path("actions/{id}/reject")
+    @Path("{id}/reject")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response reject(@PathParam("id") String id, DecisionBody body) {
         if (body == null || body.approver() == null || body.approver().isBlank()) {
@@ -94,7 +89,7 @@ public class ActionsResource {
     }
 
     @POST
-    @Path("actions/{id}/undo")
+    @Path("{id}/undo")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response undo(@PathParam("id") String id, DecisionBody body) {
         if (body == null || body.approver() == null || body.approver().isBlank()) {
@@ -111,34 +106,6 @@ public class ActionsResource {
         } catch (IllegalStateException e) {
             return error(409, e.getMessage());
         }
-    }
-
-    @GET
-    @Path("breaker")
-    public Response breakerState() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        var trip = breaker.tripped();
-        out.put("tripped", trip.isPresent());
-        trip.ifPresent(t -> {
-            out.put("trippedAt", t.at().toString());
-            out.put("reason", t.reason());
-        });
-        return Response.ok(out).build();
-    }
-
-    @POST
-    @Path("breaker/reset")
-    @Consumes(MediaType.APPLICATION_JSON)
-    public Response reset(DecisionBody body) {
-        if (body == null || body.approver() == null || body.approver().isBlank()) {
-            return error(400, "name who resets it: {\"approver\": \"...\", \"reason\": \"...\"}");
-        }
-        if (!policy.current().approversOrEmpty().contains(body.approver())) {
-            refuse(body.approver(), "reset the circuit breaker");
-            return error(403, body.approver() + " is not among the policy's approvers, who alone may reset the breaker");
-        }
-        boolean wasTripped = breaker.reset(body.approver());
-        return Response.ok(Map.of("tripped", false, "wasTripped", wasTripped)).build();
     }
 
     private void refuse(String who, String what) {
@@ -178,7 +145,7 @@ public class ActionsResource {
         return out;
     }
 
-    private static Response error(int code, String message) {
+    static Response error(int code, String message) {
         return Response.status(code).entity(new ErrorBody(message)).build();
     }
 }
