@@ -1,6 +1,23 @@
 package io.acceltriage;
 
 import io.acceltriage.action.Executor;
+import io.acceltriage.action.Leadership;
+import io.acceltriage.action.LeaseLeadership;
+import io.acceltriage.action.PolicyApprovals;
+import io.acceltriage.action.StoredHistory;
+import io.acceltriage.action.Timing;
+import io.acceltriage.audit.Actors;
+import io.acceltriage.audit.AuditKind;
+import io.acceltriage.notify.Escalations;
+import io.acceltriage.notify.Notice;
+import io.acceltriage.policy.Breaker;
+import io.acceltriage.policy.PolicySource;
+import io.acceltriage.policy.StoredBreaker;
+import jakarta.enterprise.inject.Disposes;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import io.acceltriage.agent.Responder;
 import io.acceltriage.agent.ResponderFactory;
 import io.acceltriage.audit.AuditLog;
@@ -65,23 +82,93 @@ class Wiring {
                 .map(s -> URI.create("http://" + s.getPodIP() + ":" + port + "/metrics")));
     }
 
+    /** The policy file, validated now (an invalid one stops the start) and reloaded when it changes. */
     @Produces
     @Singleton
-    Policy policy(@ConfigProperty(name = "acceltriage.policy.file", defaultValue = "policies/default.yaml") String file) {
-        Policy policy = Policy.load(file);
-        LOG.infof("policy: %s (%s)", policy.metadata() == null ? file : policy.metadata().name(), file);
-        return policy;
+    PolicySource policySource(@ConfigProperty(name = "acceltriage.policy.file", defaultValue = "policies/default.yaml") String file,
+            @ConfigProperty(name = "acceltriage.policy.reload-every", defaultValue = "5s") Duration every, AuditLog audit) {
+        PolicySource source = new PolicySource(file, new PolicySource.Listener() {
+            @Override
+            public void reloaded(String f, Policy p) {
+                audit.append(null, AuditKind.POLICY_RELOADED, Actors.AGENT, Map.of("file", f, "policy", p.name()));
+            }
+
+            @Override
+            public void refused(String f, String reason, Policy kept) {
+                audit.append(null, AuditKind.POLICY_REJECTED, Actors.AGENT, Map.of("file", f, "reason", reason, "kept", kept.name()));
+            }
+        });
+        LOG.infof("policy: %s (%s)", source.current().name(), file);
+        return every.isZero() ? source : source.watch(every);
+    }
+
+    void closePolicySource(@Disposes PolicySource source) {
+        source.close();
+    }
+
+    /** The policy as it was at start; live decisions read {@link PolicySource#current()} instead. */
+    @Produces
+    @Singleton
+    Policy policy(PolicySource source) {
+        return source.current();
     }
 
     @Produces
     @Singleton
-    Responder responder(ResponderFactory factory, KubernetesClient client, MetricsSource metrics, Policy policy) {
-        return factory.build(client, metrics, policy);
+    Breaker breaker(Database database, AuditLog audit, Escalations escalations) {
+        return new StoredBreaker(database, audit, trip -> escalations.tell(new Notice(null, "breaker-tripped", "fleet", "none", 0,
+                "The circuit breaker tripped: " + trip.reason() + ". Every action escalates until a person resets it.",
+                List.of("circuit breaker tripped: " + trip.reason() + "; reset with POST /api/v1/breaker/reset after checking the fleet"),
+                "/api/v1/breaker")));
     }
 
     @Produces
     @Singleton
-    Executor executor(KubernetesClient client, Database database, AuditLog audit) {
-        return new Executor(client, database, audit);
+    Responder responder(ResponderFactory factory, KubernetesClient client, MetricsSource metrics, PolicySource policy,
+            Database database, Breaker breaker) {
+        return factory.build(client, metrics, policy::current, new StoredHistory(database), breaker);
+    }
+
+    /**
+     * Who may act: with a real cluster the holder of a Lease (several replicas, one actor); in the
+     * sandbox, trivially this process unless acceltriage.actions.lease=on.
+     */
+    @Produces
+    @Singleton
+    Leadership leadership(ClusterConfig config, KubernetesClient client,
+            @ConfigProperty(name = "acceltriage.actions.lease", defaultValue = "auto") String lease,
+            @ConfigProperty(name = "acceltriage.actions.lease-duration", defaultValue = "15s") Duration duration) {
+        boolean on = "on".equals(lease) || ("auto".equals(lease) && config.mode() != ClusterConfig.Mode.SANDBOX);
+        if (!on) {
+            return Leadership.ALWAYS;
+        }
+        String ns = Optional.ofNullable(System.getenv("POD_NAMESPACE")).filter(s -> !s.isBlank()).orElse("acceltriage");
+        String identity = Optional.ofNullable(System.getenv("POD_NAME")).filter(s -> !s.isBlank()).orElseGet(Wiring::hostname);
+        LOG.infof("actions: executed by the holder of lease %s/%s (this replica: %s)", ns, LeaseLeadership.LEASE, identity);
+        return new LeaseLeadership(client, ns, identity, duration);
+    }
+
+    @Produces
+    @Singleton
+    Executor executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, PolicySource policy,
+            @ConfigProperty(name = "acceltriage.actions.eviction-timeout", defaultValue = "60s") Duration eviction,
+            @ConfigProperty(name = "acceltriage.actions.scale-up-wait", defaultValue = "60s") Duration scaleUp,
+            @ConfigProperty(name = "acceltriage.actions.verify-timeout", defaultValue = "60s") Duration verify) {
+        return new Executor(client, database, audit, leadership, new Timing(eviction, scaleUp, verify, Duration.ofMillis(500)),
+                policy::current);
+    }
+
+    @Produces
+    @Singleton
+    PolicyApprovals approvals(Executor executor, PolicySource policy, Breaker breaker) {
+        return new PolicyApprovals(executor, policy::current, breaker, Clock.systemUTC());
+    }
+
+    private static String hostname() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "acceltriage-" + ProcessHandle.current().pid();
+        }
     }
 }

@@ -4,6 +4,9 @@ import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Decision;
 import java.time.Instant;
 
-/** An action as the store keeps it: written PLANNED before it runs, updated once after. */
+/**
+ * An action as the store keeps it: written PLANNED before it runs, updated once after.
+ * {@code subjectUid}: the uid of the object the action meant (a pod), so a resumed action never hits its replacement.
+ */
 public record ActionRecord(String id, String incidentId, ActionKind kind, String target, Decision decision,
-        ActionStatus status, boolean dryRun, String detail, Instant createdAt, Instant updatedAt) {}
+        ActionStatus status, boolean dryRun, String detail, Instant createdAt, Instant updatedAt, String subjectUid) {}

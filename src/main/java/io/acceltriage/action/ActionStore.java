@@ -17,7 +17,12 @@ import java.util.UUID;
 /** The actions table: one row per idempotency key, so the same action is never recorded or applied twice. */
 final class ActionStore {
 
-    private static final String COLUMNS = "id, incident_id, kind, target, decision, status, dry_run, detail, created_at, updated_at";
+    private static final String COLUMNS = "id, incident_id, kind, target, decision, status, dry_run, detail, created_at, updated_at,"
+            + " subject_uid";
+
+    /** Statuses of actions that touched, or are about to touch, the cluster: what budgets and the breaker count. */
+    static final List<ActionStatus> COUNTED = List.of(ActionStatus.PLANNED, ActionStatus.SUCCEEDED, ActionStatus.UNVERIFIED,
+            ActionStatus.FAILED, ActionStatus.UNDONE);
 
     private final Database database;
 
@@ -34,12 +39,12 @@ final class ActionStore {
     }
 
     ActionRecord insert(Connection c, String key, String incidentId, ActionKind kind, String target, Decision decision,
-            ActionStatus status, boolean dryRun, String detail) throws SQLException {
+            ActionStatus status, boolean dryRun, String detail, String subjectUid) throws SQLException {
         Instant now = Instant.now();
         ActionRecord r = new ActionRecord("act-" + UUID.randomUUID().toString().substring(0, 13).replace("-", ""),
-                incidentId, kind, target, decision, status, dryRun, detail, now, now);
+                incidentId, kind, target, decision, status, dryRun, detail, now, now, subjectUid);
         try (PreparedStatement ps = c.prepareStatement("insert into actions (id, idempotency_key, incident_id, kind, target,"
-                + " decision, status, dry_run, detail, created_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?)")) {
+                + " decision, status, dry_run, detail, created_at, updated_at, subject_uid) values (?,?,?,?,?,?,?,?,?,?,?,?)")) {
             ps.setString(1, r.id());
             ps.setString(2, key);
             ps.setString(3, incidentId);
@@ -51,6 +56,7 @@ final class ActionStore {
             ps.setString(9, detail);
             ps.setTimestamp(10, Timestamp.from(now));
             ps.setTimestamp(11, Timestamp.from(now));
+            ps.setString(12, subjectUid);
             ps.executeUpdate();
         }
         return r;
@@ -66,7 +72,62 @@ final class ActionStore {
             ps.executeUpdate();
         }
         return new ActionRecord(r.id(), r.incidentId(), r.kind(), r.target(), r.decision(), status, r.dryRun(), detail,
-                r.createdAt(), now);
+                r.createdAt(), now, r.subjectUid());
+    }
+
+    /**
+     * Moves an action from one status to another only if it is still in the first: two people
+     * approving at once, or two replicas resuming, change it once. Empty when someone else won.
+     */
+    Optional<ActionRecord> transition(Connection c, ActionRecord r, ActionStatus from, ActionStatus to, String detail,
+            String subjectUid) throws SQLException {
+        Instant now = Instant.now();
+        try (PreparedStatement ps = c.prepareStatement(
+                "update actions set status = ?, detail = ?, updated_at = ?, subject_uid = ? where id = ? and status = ?")) {
+            ps.setString(1, to.name());
+            ps.setString(2, detail);
+            ps.setTimestamp(3, Timestamp.from(now));
+            ps.setString(4, subjectUid);
+            ps.setString(5, r.id());
+            ps.setString(6, from.name());
+            if (ps.executeUpdate() == 0) return Optional.empty();
+        }
+        return Optional.of(new ActionRecord(r.id(), r.incidentId(), r.kind(), r.target(), r.decision(), to, r.dryRun(), detail,
+                r.createdAt(), now, subjectUid));
+    }
+
+    Optional<ActionRecord> byId(String id) {
+        return database.read(c -> byId(c, id));
+    }
+
+    Optional<ActionRecord> byId(Connection c, String id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where id = ?")) {
+            ps.setString(1, id);
+            List<ActionRecord> r = map(ps);
+            return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
+        }
+    }
+
+    List<ActionRecord> recent(int limit) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions order by created_at desc")) {
+                ps.setMaxRows(limit);
+                return map(ps);
+            }
+        });
+    }
+
+    /** Actions counted by budgets and the breaker, started at or after {@code since}. */
+    List<ActionRecord> countedSince(Instant since) {
+        return database.read(c -> {
+            String marks = String.join(",", COUNTED.stream().map(x -> "?").toList());
+            try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where created_at >= ? and dry_run = false"
+                    + " and status in (" + marks + ") order by created_at")) {
+                ps.setTimestamp(1, Timestamp.from(since));
+                for (int i = 0; i < COUNTED.size(); i++) ps.setString(i + 2, COUNTED.get(i).name());
+                return map(ps);
+            }
+        });
     }
 
     List<ActionRecord> ofIncident(String incidentId) {
@@ -93,7 +154,7 @@ final class ActionStore {
             while (rs.next()) {
                 out.add(new ActionRecord(rs.getString(1), rs.getString(2), ActionKind.parse(rs.getString(3)), rs.getString(4),
                         Decision.valueOf(rs.getString(5).toUpperCase()), ActionStatus.valueOf(rs.getString(6)), rs.getBoolean(7),
-                        rs.getString(8), rs.getTimestamp(9).toInstant(), rs.getTimestamp(10).toInstant()));
+                        rs.getString(8), rs.getTimestamp(9).toInstant(), rs.getTimestamp(10).toInstant(), rs.getString(11)));
             }
         }
         return out;

@@ -8,7 +8,15 @@ package io.acceltriage.action;
 public interface Approvals {
 
     /** The outcome told back to the person: what happened to the action, or why nothing did. */
-    record Result(boolean accepted, String actionId, ActionStatus status, String message) {}
+    record Result(boolean accepted, String actionId, ActionStatus status, String message, Refusal refusal) {
+
+        Result(boolean accepted, String actionId, ActionStatus status, String message) {
+            this(accepted, actionId, status, message, accepted ? Refusal.NONE : status == null ? Refusal.UNKNOWN_ACTION : Refusal.CONFLICT);
+        }
+    }
+
+    /** Why nothing happened, for the channel to answer in its own terms (HTTP 404, 403, 409). */
+    enum Refusal { NONE, UNKNOWN_ACTION, NOT_AN_APPROVER, CONFLICT }
 
     /** Approves a pending action as {@code approver} (a Slack user id, a Teams AAD object id, a token's name). */
     Result approve(String actionId, String approver);

@@ -5,6 +5,7 @@ import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;
 import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Decision;
+import io.acceltriage.policy.Policy;
 import io.acceltriage.policy.Proposal;
 import io.acceltriage.policy.Verdict;
 import io.acceltriage.store.Database;
@@ -15,12 +16,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
  * Carries out verdicts. The only class that changes the cluster. Each action is recorded PLANNED
  * (with its audit record) before it runs and updated after, under an idempotency key of incident,
- * kind and target, so a re-delivered alert or a retry never applies it twice.
+ * kind and target, so a re-delivered alert or a retry never applies it twice. Only the replica
+ * holding the lease acts; on the others an allowed action stays PLANNED until the leader runs it.
  */
 public final class Executor {
 
@@ -30,22 +35,36 @@ public final class Executor {
     private final Database database;
     private final AuditLog audit;
     private final ActionStore store;
+    private final Leadership leadership;
     private final Map<ActionKind, Mitigation> mitigations = new EnumMap<>(ActionKind.class);
+    /** Actions this process is running now, so the resume loop and the triage worker never run one twice. */
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
 
     public Executor(KubernetesClient client, Database database, AuditLog audit) {
+        this(client, database, audit, Leadership.ALWAYS, Timing.DEFAULT, () -> null);
+    }
+
+    public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
+            Supplier<Policy> policy) {
         this.database = database;
         this.audit = audit;
         this.store = new ActionStore(database);
-        for (Mitigation m : List.of(new CordonNode(client), new RestartPod(client))) {
+        this.leadership = leadership;
+        Supplier<Policy.Taint> taint = () -> policy.get() == null ? null : policy.get().cordonTaint();
+        for (Mitigation m : List.of(new CordonNode(client, taint, timing), new RestartPod(client, timing),
+                new RestartGroup(client, timing), new DrainNode(client, taint, timing), new ShiftReplicas(client, timing),
+                new RestartNodeAgent(client, timing))) {
             mitigations.put(m.kind(), m);
         }
     }
 
-    /** Records the proposal's verdict as an action and, when allowed, runs it. */
+    /** Records the proposal's verdict as an action and, when allowed and this replica leads, runs it. */
     public ActionRecord carryOut(String incidentId, Proposal proposal, Verdict verdict) {
         String key = incidentId + "|" + proposal.name();
         ActionStatus initial = verdict.decision() == Decision.APPROVE ? ActionStatus.AWAITING_APPROVAL
                 : verdict.decision() == Decision.DENY ? ActionStatus.SKIPPED : ActionStatus.PLANNED;
+        Mitigation m = mitigations.get(proposal.kind());
+        String uid = initial == ActionStatus.PLANNED && m != null ? captureQuietly(m, proposal.target()) : null;
         ActionRecord[] created = new ActionRecord[1];
         Optional<ActionRecord> existing = database.inTransaction(c -> {
             Optional<ActionRecord> found = store.byKey(c, key);
@@ -53,9 +72,11 @@ public final class Executor {
                 return found;
             }
             created[0] = store.insert(c, key, incidentId, proposal.kind(), proposal.target(), verdict.decision(), initial,
-                    verdict.dryRun(), String.join("; ", verdict.reasons()));
+                    verdict.dryRun(), String.join("; ", verdict.reasons()), uid);
             if (initial == ActionStatus.PLANNED) {
                 audit.append(c, incidentId, AuditKind.ACTION_STARTED, Actors.AGENT, payload(created[0], null));
+                // Claimed before commit: the resume loop can never pick up a row the worker is about to run.
+                running.add(created[0].id());
             }
             return Optional.empty();
         });
@@ -63,33 +84,115 @@ public final class Executor {
             return existing.get();
         }
         ActionRecord record = created[0];
-        return record.status() == ActionStatus.PLANNED ? run(record) : record;
+        if (record.status() != ActionStatus.PLANNED) {
+            return record;
+        }
+        try {
+            return leadership.isLeader() ? runClaimed(record) : record;
+        } finally {
+            running.remove(record.id());
+        }
     }
 
-    /** Runs a PLANNED action and records how it ended. Also used to finish actions a crash interrupted. */
+    /** Runs a PLANNED action unless this process is already running it. */
     ActionRecord run(ActionRecord record) {
+        if (!running.add(record.id())) {
+            return record;
+        }
+        try {
+            return runClaimed(record);
+        } finally {
+            running.remove(record.id());
+        }
+    }
+
+    private ActionRecord runClaimed(ActionRecord record) {
+        if (!leadership.isLeader()) {
+            return record;
+        }
         Mitigation m = mitigations.get(record.kind());
+        Mitigation.Target target = new Mitigation.Target(record.target(), record.subjectUid());
         Outcome outcome;
         if (m == null) {
             outcome = Outcome.failed(record.kind().wireName() + " is not carried out by this version; a person must do it", false);
         } else {
-            outcome = attempt(m, record);
+            Optional<String> unmet = unmet(m, target);
+            if (unmet.isPresent()) {
+                outcome = Outcome.failed("precondition " + unmet.get(), false);
+            } else {
+                outcome = attempt(m, record, target);
+                if (outcome == null) {
+                    LOG.warnf("lost the lease before %s %s ran; the new leader finishes it", record.kind().wireName(), record.target());
+                    return record;
+                }
+            }
         }
         ActionStatus status = outcome.success() ? (record.dryRun() ? ActionStatus.DRY_RUN : ActionStatus.SUCCEEDED)
                 : ActionStatus.FAILED;
-        return database.inTransaction(c -> {
-            ActionRecord updated = store.update(c, record, status, outcome.detail());
-            audit.append(c, record.incidentId(), outcome.success() ? AuditKind.ACTION_FINISHED : AuditKind.ACTION_FAILED,
-                    Actors.AGENT, payload(updated, outcome));
+        Outcome finalOutcome = outcome;
+        ActionRecord finished = database.inTransaction(c -> {
+            ActionRecord updated = store.update(c, record, status, finalOutcome.detail());
+            audit.append(c, record.incidentId(), finalOutcome.success() ? AuditKind.ACTION_FINISHED : AuditKind.ACTION_FAILED,
+                    Actors.AGENT, payload(updated, finalOutcome));
             return updated;
+        });
+        return status == ActionStatus.SUCCEEDED ? verify(m, finished, target) : finished;
+    }
+
+    /** Checks the action had its effect; an action that did not is UNVERIFIED, and the processor escalates it. */
+    private ActionRecord verify(Mitigation m, ActionRecord record, Mitigation.Target target) {
+        Outcome check;
+        try {
+            check = m.verify(target);
+        } catch (KubernetesClientException e) {
+            check = Outcome.failed("could not verify: Kubernetes API answered HTTP " + e.getCode() + ": " + e.getMessage(), false);
+        }
+        Outcome result = check;
+        return database.inTransaction(c -> {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("action", record.id());
+            p.put("kind", record.kind().wireName());
+            p.put("target", record.target());
+            p.put("verified", result.success());
+            p.put("detail", result.detail());
+            audit.append(c, record.incidentId(), AuditKind.VERIFICATION, Actors.AGENT, p);
+            if (result.success()) {
+                return store.update(c, record, ActionStatus.SUCCEEDED, record.detail() + "; verified: " + result.detail());
+            }
+            return store.update(c, record, ActionStatus.UNVERIFIED, record.detail() + "; verification failed: " + result.detail());
         });
     }
 
-    private Outcome attempt(Mitigation m, ActionRecord record) {
+    /** The first precondition that does not hold, as "name: why"; empty when all hold. */
+    Optional<String> unmet(ActionRecord record) {
+        Mitigation m = mitigations.get(record.kind());
+        if (m == null) return Optional.of("supported: " + record.kind().wireName() + " is not carried out by this version");
+        String uid = record.subjectUid() != null ? record.subjectUid() : captureQuietly(m, record.target());
+        return unmet(m, new Mitigation.Target(record.target(), uid));
+    }
+
+    private static Optional<String> unmet(Mitigation m, Mitigation.Target target) {
+        for (Precondition p : m.preconditions()) {
+            Optional<String> why;
+            try {
+                why = p.unmet(target);
+            } catch (KubernetesClientException e) {
+                why = Optional.of("could not be checked: Kubernetes API answered HTTP " + e.getCode());
+            }
+            if (why.isPresent()) return Optional.of(p.name() + ": " + why.get());
+        }
+        return Optional.empty();
+    }
+
+    /** Null when the lease was lost between attempts: the action stays PLANNED for the new leader. */
+    private Outcome attempt(Mitigation m, ActionRecord record, Mitigation.Target target) {
         Outcome last = null;
         for (int i = 1; i <= ATTEMPTS; i++) {
+            if (!leadership.isLeader()) {
+                return null;
+            }
             try {
-                last = m.apply(record.target(), record.dryRun());
+                last = m.apply(target, record.dryRun());
             } catch (KubernetesClientException e) {
                 boolean retryable = e.getCode() == 409 || e.getCode() == 429 || e.getCode() >= 500 || e.getCode() == 0;
                 last = Outcome.failed("Kubernetes API answered " + (e.getCode() == 0 ? "no response" : "HTTP " + e.getCode())
@@ -104,8 +207,54 @@ public final class Executor {
         return Outcome.failed(last.detail() + " (gave up after " + ATTEMPTS + " attempts)", false);
     }
 
+    /**
+     * Reverts a finished action where the mitigation has an undo (uncordon). Refused, with the reason,
+     * for actions that have none or have not run.
+     */
+    public ActionRecord undo(String actionId, String by) {
+        ActionRecord r = store.byId(actionId).orElseThrow(() -> new IllegalArgumentException("no action " + actionId));
+        Mitigation m = mitigations.get(r.kind());
+        if (m == null || !m.undoable()) {
+            throw new IllegalStateException(r.kind().wireName() + " has no undo: a person reverts it by hand");
+        }
+        if (r.status() != ActionStatus.SUCCEEDED && r.status() != ActionStatus.UNVERIFIED) {
+            throw new IllegalStateException("action " + actionId + " is " + r.status().name().toLowerCase()
+                    + "; only a finished action can be undone");
+        }
+        if (!leadership.isLeader()) {
+            throw new IllegalStateException("this replica does not hold the lease; send the undo to the leader");
+        }
+        Outcome o;
+        try {
+            o = m.undo(new Mitigation.Target(r.target(), r.subjectUid()));
+        } catch (KubernetesClientException e) {
+            o = Outcome.failed("Kubernetes API answered HTTP " + e.getCode() + ": " + e.getMessage(), e.getCode() >= 500);
+        }
+        Outcome outcome = o;
+        return database.inTransaction(c -> {
+            Map<String, Object> p = payload(r, outcome);
+            p.put("undo", true);
+            p.put("by", by);
+            audit.append(c, r.incidentId(), outcome.success() ? AuditKind.ACTION_FINISHED : AuditKind.ACTION_FAILED, by, p);
+            return outcome.success() ? store.update(c, r, ActionStatus.UNDONE, r.detail() + "; undone by " + by + ": " + outcome.detail())
+                    : r;
+        });
+    }
+
     public List<ActionRecord> ofIncident(String incidentId) {
         return store.ofIncident(incidentId);
+    }
+
+    public Optional<ActionRecord> find(String actionId) {
+        return store.byId(actionId);
+    }
+
+    public List<ActionRecord> withStatus(ActionStatus status) {
+        return store.withStatus(status);
+    }
+
+    public List<ActionRecord> recent(int limit) {
+        return store.recent(limit);
     }
 
     /** Finishes an action a crash left PLANNED: mitigations are idempotent, so running it again is safe. */
@@ -113,12 +262,53 @@ public final class Executor {
         return run(record);
     }
 
-    /** Actions a crash left PLANNED. */
+    /** Actions a crash, or a replica without the lease, left PLANNED. */
     public List<ActionRecord> interrupted() {
         return store.withStatus(ActionStatus.PLANNED);
     }
 
-    private static Map<String, Object> payload(ActionRecord r, Outcome outcome) {
+    /** Runs every PLANNED action when this replica leads; the leader's loop calls it every few seconds. */
+    public int resumePlanned() {
+        if (!leadership.isLeader()) return 0;
+        int n = 0;
+        for (ActionRecord r : interrupted()) {
+            if (!leadership.isLeader()) break;
+            if (run(r) != r) n++;
+        }
+        return n;
+    }
+
+    public boolean leads() {
+        return leadership.isLeader();
+    }
+
+    ActionStore store() {
+        return store;
+    }
+
+    AuditLog audit() {
+        return audit;
+    }
+
+    Database database() {
+        return database;
+    }
+
+    String capture(ActionKind kind, String target) {
+        Mitigation m = mitigations.get(kind);
+        return m == null ? null : captureQuietly(m, target);
+    }
+
+    private static String captureQuietly(Mitigation m, String target) {
+        try {
+            return m.capture(target);
+        } catch (KubernetesClientException e) {
+            LOG.warnf("could not read %s before planning %s: %s", target, m.kind().wireName(), e.getMessage());
+            return null;
+        }
+    }
+
+    static Map<String, Object> payload(ActionRecord r, Outcome outcome) {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("action", r.id());
         p.put("kind", r.kind().wireName());

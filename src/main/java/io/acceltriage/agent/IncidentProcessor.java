@@ -194,6 +194,8 @@ public class IncidentProcessor {
             ActionRecord r = executor.carryOut(incident.id(), j.proposal(), j.verdict());
             if (r.status() == io.acceltriage.action.ActionStatus.FAILED) {
                 needsAPerson.add(r.kind().wireName() + " " + r.target() + " failed: " + r.detail());
+            } else if (r.status() == io.acceltriage.action.ActionStatus.UNVERIFIED) {
+                needsAPerson.add(r.kind().wireName() + " " + r.target() + " ran but did not take effect: " + r.detail());
             }
         }
         IncidentState state = a.awaitsApproval() ? IncidentState.AWAITING_APPROVAL

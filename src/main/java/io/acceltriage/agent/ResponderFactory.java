@@ -56,6 +56,16 @@ public class ResponderFactory {
         return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary));
     }
 
+    /** The live responder: the policy as reloaded, budgets from past actions, the stored breaker. */
+    public Responder build(KubernetesClient client, MetricsSource metrics, java.util.function.Supplier<Policy> policy,
+            io.acceltriage.policy.ActionHistory history, io.acceltriage.policy.Breaker breaker) {
+        EvidenceGatherer gatherer = new EvidenceGatherer(client, metrics, toolsets, signatures, nodeAgents, sources);
+        Classifier classifier = new Classifier(xids, toolsets, signatures, clusterSignals);
+        PolicyEngine engine = new PolicyEngine(policy, new PoolCensus(client, nodeAgents.poolLabels(), nodeAgents.acceleratorResources()),
+                history, breaker, java.time.Clock.systemUTC());
+        return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary));
+    }
+
     public Toolsets toolsets() {
         return toolsets;
     }

@@ -23,7 +23,11 @@ public enum AuditKind {
     SILENCE("silence"),
     ACCESS_DENIED("access.denied"),
     /** Retention: records up to a point were deleted; the record carries the last deleted one's hash. */
-    AUDIT_PRUNED("audit.pruned");
+    AUDIT_PRUNED("audit.pruned"),
+    POLICY_RELOADED("policy.reloaded"),
+    POLICY_REJECTED("policy.rejected"),
+    BREAKER_TRIPPED("breaker.tripped"),
+    BREAKER_RESET("breaker.reset");
 
     private final String wireName;
 

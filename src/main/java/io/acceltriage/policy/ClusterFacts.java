@@ -1,6 +1,10 @@
 package io.acceltriage.policy;
 
-/** What the engine must know about the live cluster to apply blast-radius caps and opt-outs. */
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** What the engine must know about the live cluster to apply scopes, blast-radius caps and opt-outs. */
 public interface ClusterFacts {
 
     /** The pool of the node, as the API server sees it now. */
@@ -8,4 +12,19 @@ public interface ClusterFacts {
 
     /** True when the target (a node, a pod or a workload) carries the policy's opt-out label. */
     boolean optedOut(ActionKind kind, String target, String label);
+
+    /** The workload a pod belongs to, or the workload a workload-level action names. */
+    default Optional<WorkloadFacts> workloadOf(ActionKind kind, String target) {
+        return Optional.empty();
+    }
+
+    /** The workloads with pods on a node (DaemonSets left out: a drain does not evict them). */
+    default List<WorkloadFacts> workloadsOnNode(String node) {
+        return List.of();
+    }
+
+    /** Labels of the target itself (node or pod), merged under its workload's. */
+    default Map<String, String> labelsOf(ActionKind kind, String target) {
+        return Map.of();
+    }
 }

@@ -1,33 +1,53 @@
 package io.acceltriage.policy;
 
 import io.acceltriage.diagnosis.Family;
+import java.time.Clock;
+import java.time.DayOfWeek;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Gives every proposal a verdict with the rule that decided it. The checks run from the hardest
  * limit to the softest; the first that refuses decides. Refusal is the default: an action the
- * policy does not name is denied.
+ * policy does not name is denied. The policy is read afresh for every decision, so a hot reload
+ * takes effect at the next proposal.
  */
 public final class PolicyEngine {
 
-    private static final Set<ActionKind> NODE_ACTIONS = Set.of(ActionKind.CORDON_NODE, ActionKind.DRAIN_NODE);
-
-    private final Policy policy;
+    private final Supplier<Policy> policy;
     private final ClusterFacts cluster;
+    private final ActionHistory history;
+    private final Breaker breaker;
+    private final Clock clock;
 
+    /** An engine without memory of past actions: replay and single decisions. */
     public PolicyEngine(Policy policy, ClusterFacts cluster) {
+        this(() -> policy, cluster, ActionHistory.NONE, Breaker.inMemory(), Clock.systemUTC());
+    }
+
+    public PolicyEngine(Supplier<Policy> policy, ClusterFacts cluster, ActionHistory history, Breaker breaker, Clock clock) {
         this.policy = policy;
         this.cluster = cluster;
+        this.history = history;
+        this.breaker = breaker;
+        this.clock = clock;
     }
 
     public Policy policy() {
-        return policy;
+        return policy.get();
     }
 
     public Verdict decide(Proposal p, PolicyContext ctx) {
-        Policy.ActionRule rule = policy.rule(p.kind());
+        Policy pol = policy.get();
+        Instant now = clock.instant();
+        Policy.ActionRule rule = pol.rule(p.kind());
         String name = p.kind().wireName();
         if (rule == null) {
             return Verdict.deny("actions." + name, "the policy has no rule for " + name + "; add actions." + name + " to allow it");
@@ -44,36 +64,269 @@ public final class PolicyEngine {
             return Verdict.deny("actions." + name + ".minConfidence", String.format(
                     "confidence %.2f is below the %.2f the policy requires for %s", ctx.confidence(), min, name));
         }
-        String label = policy.optOutLabelOrDefault();
-        if (cluster.optedOut(p.kind(), p.target(), label)) {
-            return Verdict.deny("optOutLabel", p.target() + " carries the opt-out label " + label);
+        Optional<Verdict> refusal = frozen(pol, now)
+                .or(() -> breakerOpen())
+                .or(() -> outOfScope(pol, p))
+                .or(() -> optedOut(pol, p))
+                .or(() -> coolingDown(rule, p, now))
+                .or(() -> overBudget(pol, p, now))
+                .or(() -> tooManyActions(pol, now));
+        if (refusal.isPresent()) {
+            return refusal.get();
         }
         List<String> reasons = new ArrayList<>();
-        if (NODE_ACTIONS.contains(p.kind())) {
-            PoolState pool = cluster.poolOf(p.target());
-            if (pool.targetCordoned()) {
-                reasons.add(p.target() + " is already cordoned");
-            } else {
-                int cap = Math.max(1, (int) Math.floor(policy.maxCordonedShare() * pool.nodes()));
-                if (pool.cordoned() + 1 > cap) {
-                    return Verdict.deny("limits.maxCordonedShareOfPool", String.format(
-                            "pool %s already has %d of %d nodes cordoned; one more exceeds the cap of %d (%.0f%%)",
-                            pool.pool(), pool.cordoned(), pool.nodes(), cap, policy.maxCordonedShare() * 100));
-                }
-                if (pool.healthyOthers() == 0) {
-                    return Verdict.deny("limits.keepLastHealthyNode", "no other node of pool " + pool.pool()
-                            + " is ready and schedulable: " + p.target() + " stays in service");
-                }
-                reasons.add(String.format("pool %s: %d of %d nodes cordoned, cap %d", pool.pool(), pool.cordoned(), pool.nodes(), cap));
-            }
+        Optional<Verdict> radius = blastRadius(pol, p, reasons);
+        if (radius.isPresent()) {
+            return radius.get();
         }
         reasons.add(String.format("confidence %.2f ≥ %.2f", ctx.confidence(), min));
         if (rule.decision() == Decision.APPROVE) {
             reasons.add(0, "the policy wants a person to approve " + name);
             return Verdict.approve("actions." + name + ".decision", reasons);
         }
-        boolean dryRun = policy.globalDryRun() || Boolean.TRUE.equals(rule.dryRun());
+        if (Boolean.TRUE.equals(rule.maintenanceOnly()) && !inMaintenanceWindow(pol, now)) {
+            reasons.add(0, name + " runs on its own only in a maintenance window; outside one a person approves it");
+            return Verdict.approve("actions." + name + ".maintenanceOnly", reasons);
+        }
+        boolean dryRun = pol.globalDryRun() || Boolean.TRUE.equals(rule.dryRun());
+        if (dryRun) {
+            reasons.add(pol.globalDryRun() ? "dry run (policy-wide): the API server validates, nothing changes"
+                    : "dry run for " + name + ": the API server validates, nothing changes");
+        }
         return Verdict.allow("actions." + name + ".decision", reasons, dryRun);
+    }
+
+    private Optional<Verdict> frozen(Policy pol, Instant now) {
+        if (pol.changeFreezes() == null) return Optional.empty();
+        for (Policy.Freeze f : pol.changeFreezes()) {
+            if (!now.isBefore(f.from()) && now.isBefore(f.to())) {
+                return Optional.of(Verdict.deny("changeFreezes", "change freeze until " + f.to()
+                        + (f.reason() == null ? "" : " (" + f.reason() + ")") + ": nothing changes, a person decides"));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Verdict> breakerOpen() {
+        return breaker.tripped().map(t -> Verdict.deny("breaker", "the circuit breaker tripped at " + t.at() + " (" + t.reason()
+                + "); every action escalates until a person resets it: POST /api/v1/breaker/reset"));
+    }
+
+    private Optional<Verdict> outOfScope(Policy pol, Proposal p) {
+        Policy.Scope s = pol.scope();
+        if (s == null) return Optional.empty();
+        if (p.kind().targetsNode()) {
+            if (s.pools() != null && !s.pools().isEmpty()) {
+                String pool = cluster.poolOf(p.target()).pool();
+                if (!s.pools().contains(pool)) {
+                    return Optional.of(Verdict.deny("scope.pools", "pool " + pool + " of " + p.target()
+                            + " is outside the policy's scope " + s.pools()));
+                }
+            }
+        } else {
+            String ns = p.target().contains("/") ? p.target().substring(0, p.target().indexOf('/')) : "";
+            if (s.excludeNamespaces() != null && s.excludeNamespaces().contains(ns)) {
+                return Optional.of(Verdict.deny("scope.excludeNamespaces", "namespace " + ns + " is excluded by the policy"));
+            }
+            if (s.namespaces() != null && !s.namespaces().isEmpty() && !s.namespaces().contains(ns)) {
+                return Optional.of(Verdict.deny("scope.namespaces", "namespace " + ns + " is outside the policy's scope "
+                        + s.namespaces()));
+            }
+        }
+        boolean selects = (s.matchLabels() != null && !s.matchLabels().isEmpty())
+                || (s.excludeLabels() != null && !s.excludeLabels().isEmpty());
+        if (selects) {
+            Map<String, String> labels = cluster.labelsOf(p.kind(), p.target());
+            if (s.excludeLabels() != null) {
+                for (Map.Entry<String, String> e : s.excludeLabels().entrySet()) {
+                    if (e.getValue().equals(labels.get(e.getKey()))) {
+                        return Optional.of(Verdict.deny("scope.excludeLabels", p.target() + " carries " + e.getKey() + "="
+                                + e.getValue() + ", which the policy leaves to people"));
+                    }
+                }
+            }
+            if (s.matchLabels() != null) {
+                for (Map.Entry<String, String> e : s.matchLabels().entrySet()) {
+                    if (!e.getValue().equals(labels.get(e.getKey()))) {
+                        return Optional.of(Verdict.deny("scope.matchLabels", p.target() + " lacks " + e.getKey() + "="
+                                + e.getValue() + ", which the policy's scope requires"));
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Verdict> optedOut(Policy pol, Proposal p) {
+        String label = pol.optOutLabelOrDefault();
+        if (cluster.optedOut(p.kind(), p.target(), label)) {
+            return Optional.of(Verdict.deny("optOutLabel", p.target() + " carries the opt-out label " + label));
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Verdict> coolingDown(Policy.ActionRule rule, Proposal p, Instant now) {
+        if (rule.cooldown() == null) return Optional.empty();
+        Duration cooldown = Durations.parse(rule.cooldown());
+        return history.since(now.minus(cooldown)).stream()
+                .filter(a -> a.kind() == p.kind() && a.target().equals(p.target()))
+                .reduce((a, b) -> b)
+                .map(last -> Verdict.deny("actions." + p.kind().wireName() + ".cooldown", p.kind().wireName() + " ran on "
+                        + p.target() + " at " + last.at() + "; the cooldown of " + rule.cooldown() + " lasts until "
+                        + last.at().plus(cooldown)));
+    }
+
+    private Optional<Verdict> overBudget(Policy pol, Proposal p, Instant now) {
+        List<Policy.Budget> budgets = pol.budgetsOrEmpty();
+        for (int i = 0; i < budgets.size(); i++) {
+            Policy.Budget b = budgets.get(i);
+            boolean any = "*".equals(b.action());
+            if (!any && ActionKind.parse(b.action()) != p.kind()) continue;
+            String per = b.per() == null ? "target" : b.per();
+            String scope = switch (per) {
+                case "fleet" -> null;
+                case "workload" -> workloadPrefix(p);
+                default -> p.target();
+            };
+            if ("workload".equals(per) && scope == null) continue;
+            List<ActionHistory.Past> past = history.since(now.minus(Durations.parse(b.window())));
+            long used = past.stream()
+                    .filter(a -> any || a.kind() == p.kind() || ("workload".equals(per) && restarts(a.kind()) && restarts(p.kind())))
+                    .filter(a -> scope == null || ("workload".equals(per) ? a.target().startsWith(scope) || a.target().equals(stripDash(scope))
+                            : a.target().equals(scope)))
+                    .count();
+            if (used >= b.max()) {
+                String what = any ? "actions" : b.action();
+                String where = switch (per) {
+                    case "fleet" -> "fleet-wide";
+                    case "workload" -> "for workload " + stripDash(scope);
+                    default -> "on " + p.target();
+                };
+                return Optional.of(Verdict.deny("budgets[" + i + "]", String.format("budget spent: %d %s %s in the last %s (at most %d)",
+                        used, what, where, b.window(), b.max())));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A controller names its pods after the workload, so its restarts are the targets under "ns/name-". */
+    private String workloadPrefix(Proposal p) {
+        if (p.kind().targetsNode()) return null;
+        return cluster.workloadOf(p.kind(), p.target()).map(w -> w.ref() + "-")
+                .orElse(p.kind() == ActionKind.RESTART_POD ? null : p.target() + "-");
+    }
+
+    private static String stripDash(String s) {
+        return s.endsWith("-") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    private static boolean restarts(ActionKind k) {
+        return k == ActionKind.RESTART_POD || k == ActionKind.RESTART_GROUP || k == ActionKind.SHIFT_REPLICAS;
+    }
+
+    private Optional<Verdict> tooManyActions(Policy pol, Instant now) {
+        int used = history.since(now.minus(pol.breakerWindow())).size();
+        if (used >= pol.breakerMaxActions()) {
+            String why = String.format("%d actions in the last %s reached the breaker's limit of %d", used,
+                    Durations.format(pol.breakerWindow()), pol.breakerMaxActions());
+            breaker.trip(why);
+            return Optional.of(Verdict.deny("breaker.maxActions", why + "; the breaker tripped and every action now escalates"
+                    + " until a person resets it"));
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Verdict> blastRadius(Policy pol, Proposal p, List<String> reasons) {
+        switch (p.kind()) {
+            case CORDON_NODE, DRAIN_NODE -> {
+                Optional<Verdict> pool = poolCap(pol, p, reasons);
+                if (pool.isPresent() || p.kind() == ActionKind.CORDON_NODE) return pool;
+                for (WorkloadFacts w : cluster.workloadsOnNode(p.target())) {
+                    if (w.gang() && pol.wholeGangsOnly()) {
+                        return Optional.of(Verdict.deny("limits.wholeGangsOnly", "draining " + p.target() + " would stop part of gang "
+                                + w.ref() + " (" + w.kind() + "); restart the whole group instead"));
+                    }
+                    if (w.serving() && pol.keepServingFloor() && w.ready() - 1 < w.needed()) {
+                        reasons.add("the drain waits for " + w.ref() + ": " + w.ready() + " ready, " + w.needed() + " needed");
+                    }
+                }
+                return Optional.empty();
+            }
+            case RESTART_POD -> {
+                Optional<WorkloadFacts> w = cluster.workloadOf(p.kind(), p.target());
+                if (w.isPresent() && w.get().gang() && pol.wholeGangsOnly()) {
+                    return Optional.of(Verdict.deny("limits.wholeGangsOnly", p.target() + " is one member of gang " + w.get().ref()
+                            + "; never half a gang: restart the group instead"));
+                }
+                if (w.isPresent() && w.get().serving() && pol.keepServingFloor() && w.get().ready() - 1 < w.get().needed()) {
+                    return Optional.of(Verdict.deny("limits.keepServingFloor", floor(w.get())));
+                }
+                return Optional.empty();
+            }
+            case SHIFT_REPLICAS -> {
+                Optional<WorkloadFacts> w = cluster.workloadOf(p.kind(), p.target());
+                if (w.isPresent() && pol.keepServingFloor() && w.get().ready() - 1 < w.get().needed()) {
+                    if (!w.get().spareCapacity()) {
+                        return Optional.of(Verdict.deny("limits.keepServingFloor", floor(w.get()) + ", and no healthy node has room"
+                                + " for an extra replica"));
+                    }
+                    reasons.add(w.get().ref() + " scales up by one first: " + w.get().ready() + " ready, " + w.get().needed() + " needed");
+                }
+                return Optional.empty();
+            }
+            default -> {
+                return Optional.empty();
+            }
+        }
+    }
+
+    private static String floor(WorkloadFacts w) {
+        return String.format("%s has %d of %d replicas ready and needs %d: one fewer breaks its serving floor", w.ref(),
+                w.ready(), w.replicas(), w.needed());
+    }
+
+    private Optional<Verdict> poolCap(Policy pol, Proposal p, List<String> reasons) {
+        PoolState pool = cluster.poolOf(p.target());
+        if (pool.targetCordoned()) {
+            reasons.add(p.target() + " is already cordoned");
+            return Optional.empty();
+        }
+        int cap = Math.max(1, (int) Math.floor(pol.maxCordonedShare() * pool.nodes()));
+        if (pool.cordoned() + 1 > cap) {
+            String why = String.format("pool %s already has %d of %d nodes cordoned; one more exceeds the cap of %d (%.0f%%)",
+                    pool.pool(), pool.cordoned(), pool.nodes(), cap, pol.maxCordonedShare() * 100);
+            if (pol.tripOnPoolCap()) {
+                breaker.trip("pool " + pool.pool() + " wanted more nodes fenced than its cap of " + cap
+                        + ": a fleet-wide cause is likelier than " + (pool.cordoned() + 1) + " broken nodes");
+                return Optional.of(new Verdict(Decision.DENY, "limits.maxCordonedShareOfPool",
+                        List.of(why, "the circuit breaker is tripped: every action escalates until a person resets it"), false));
+            }
+            return Optional.of(Verdict.deny("limits.maxCordonedShareOfPool", why));
+        }
+        if (pol.keepLastHealthyNode() && pool.healthyOthers() == 0) {
+            return Optional.of(Verdict.deny("limits.keepLastHealthyNode", "no other node of pool " + pool.pool()
+                    + " is ready and schedulable: " + p.target() + " stays in service"));
+        }
+        reasons.add(String.format("pool %s: %d of %d nodes cordoned, cap %d", pool.pool(), pool.cordoned(), pool.nodes(), cap));
+        return Optional.empty();
+    }
+
+    static boolean inMaintenanceWindow(Policy pol, Instant now) {
+        if (pol.maintenanceWindows() == null) return false;
+        for (Policy.MaintenanceWindow w : pol.maintenanceWindows()) {
+            ZonedDateTime t = now.atZone(Policy.zone(w));
+            LocalTime start = Policy.time(w.start());
+            LocalTime end = Policy.time(w.end());
+            boolean overnight = end.isBefore(start);
+            LocalTime tod = t.toLocalTime();
+            boolean inTime = overnight ? !tod.isBefore(start) || tod.isBefore(end) : !tod.isBefore(start) && tod.isBefore(end);
+            // An overnight window belongs to the day it starts on.
+            DayOfWeek day = overnight && tod.isBefore(end) ? t.getDayOfWeek().minus(1) : t.getDayOfWeek();
+            boolean onDay = w.days() == null || w.days().isEmpty()
+                    || w.days().stream().map(PolicyValidator::day).anyMatch(day::equals);
+            if (inTime && onDay) return true;
+        }
+        return false;
     }
 
     private static String familyProblem(ActionKind kind, PolicyContext ctx) {

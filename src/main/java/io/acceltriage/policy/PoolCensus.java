@@ -4,7 +4,17 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Objects;
 
@@ -14,11 +24,13 @@ public final class PoolCensus implements ClusterFacts {
     private final KubernetesClient client;
     private final List<String> poolLabels;
     private final List<String> acceleratorResources;
+    private final Owners owners;
 
     public PoolCensus(KubernetesClient client, List<String> poolLabels, List<String> acceleratorResources) {
         this.client = client;
         this.poolLabels = poolLabels;
         this.acceleratorResources = acceleratorResources;
+        this.owners = new Owners(client);
     }
 
     @Override
@@ -54,10 +66,131 @@ public final class PoolCensus implements ClusterFacts {
         String name = target.substring(slash + 1);
         HasMetadata o = switch (kind) {
             case RESTART_POD -> client.pods().inNamespace(ns).withName(name).get();
-            case SHIFT_REPLICAS -> client.apps().deployments().inNamespace(ns).withName(name).get();
             default -> null;
         };
-        return o != null && hasLabel(o, label);
+        if (o != null && hasLabel(o, label)) return true;
+        // A workload that opted out covers its pods too.
+        return workloadOf(kind, target).map(w -> w.labels().containsKey(label) && !"false".equalsIgnoreCase(w.labels().get(label)))
+                .orElse(false);
+    }
+
+    @Override
+    public Optional<WorkloadFacts> workloadOf(ActionKind kind, String target) {
+        int slash = target.indexOf('/');
+        if (kind.targetsNode() || slash < 0) return Optional.empty();
+        String ns = target.substring(0, slash);
+        String name = target.substring(slash + 1);
+        if (kind == ActionKind.RESTART_POD) {
+            Pod pod = client.pods().inNamespace(ns).withName(name).get();
+            return pod == null ? Optional.empty() : Optional.ofNullable(owners.topOf(pod)).map(this::facts);
+        }
+        return Optional.ofNullable(owners.byName(ns, name)).map(this::facts);
+    }
+
+    @Override
+    public List<WorkloadFacts> workloadsOnNode(String node) {
+        Map<String, WorkloadFacts> out = new LinkedHashMap<>();
+        for (Pod pod : client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems()) {
+            if (!node.equals(pod.getSpec().getNodeName())) continue;
+            Owners.Top top = owners.topOf(pod);
+            if (top == null || "DaemonSet".equals(top.kind())) continue;
+            out.computeIfAbsent(top.namespace() + "/" + top.name(), k -> facts(top));
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    @Override
+    public Map<String, String> labelsOf(ActionKind kind, String target) {
+        Map<String, String> labels = new HashMap<>();
+        if (kind.targetsNode()) {
+            Node n = client.nodes().withName(target).get();
+            if (n != null && n.getMetadata().getLabels() != null) labels.putAll(n.getMetadata().getLabels());
+            return labels;
+        }
+        workloadOf(kind, target).ifPresent(w -> labels.putAll(w.labels()));
+        int slash = target.indexOf('/');
+        if (kind == ActionKind.RESTART_POD && slash > 0) {
+            Pod pod = client.pods().inNamespace(target.substring(0, slash)).withName(target.substring(slash + 1)).get();
+            if (pod != null && pod.getMetadata().getLabels() != null) labels.putAll(pod.getMetadata().getLabels());
+        }
+        return labels;
+    }
+
+    private WorkloadFacts facts(Owners.Top top) {
+        int replicas = 0;
+        int ready = 0;
+        Map<String, String> selector = null;
+        if (top.object() instanceof Deployment d) {
+            replicas = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
+            selector = d.getSpec().getSelector() == null ? null : d.getSpec().getSelector().getMatchLabels();
+        } else if (top.object() instanceof StatefulSet s) {
+            replicas = s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas();
+            selector = s.getSpec().getSelector() == null ? null : s.getSpec().getSelector().getMatchLabels();
+        }
+        List<Pod> pods = selector == null ? List.of()
+                : client.pods().inNamespace(top.namespace()).withLabels(selector).list().getItems();
+        for (Pod p : pods) {
+            if (podReady(p) && p.getMetadata().getDeletionTimestamp() == null) ready++;
+        }
+        int needed = replicas;
+        if (selector != null) {
+            for (PodDisruptionBudget pdb : client.policy().v1().podDisruptionBudget().inNamespace(top.namespace()).list().getItems()) {
+                var sel = pdb.getSpec().getSelector();
+                if (sel == null || sel.getMatchLabels() == null || !selector.entrySet().containsAll(sel.getMatchLabels().entrySet())) continue;
+                IntOrString min = pdb.getSpec().getMinAvailable();
+                IntOrString maxUnavailable = pdb.getSpec().getMaxUnavailable();
+                if (min != null) {
+                    needed = min.getIntVal() != null ? min.getIntVal() : (int) Math.ceil(replicas * percent(min.getStrVal()));
+                } else if (maxUnavailable != null) {
+                    int max = maxUnavailable.getIntVal() != null ? maxUnavailable.getIntVal()
+                            : (int) Math.floor(replicas * percent(maxUnavailable.getStrVal()));
+                    needed = Math.max(0, replicas - max);
+                }
+            }
+        }
+        boolean serving = replicas > 0;
+        Map<String, String> labels = top.object() == null || top.object().getMetadata().getLabels() == null ? Map.of()
+                : top.object().getMetadata().getLabels();
+        return new WorkloadFacts(top.kind(), top.namespace(), top.name(), top.gang(), serving && !top.gang(), replicas, ready,
+                needed, serving && spareCapacity(pods), labels);
+    }
+
+    /** Room for one more replica: a ready, schedulable node of the workload's pools with free accelerators. */
+    private boolean spareCapacity(List<Pod> replicas) {
+        java.util.Set<String> pools = new java.util.HashSet<>();
+        for (Pod p : replicas) {
+            if (p.getSpec().getNodeName() == null) continue;
+            Node n = client.nodes().withName(p.getSpec().getNodeName()).get();
+            if (n != null) pools.add(pool(n));
+        }
+        for (Node n : client.nodes().list().getItems()) {
+            if (!pools.contains(pool(n)) || Boolean.TRUE.equals(n.getSpec().getUnschedulable()) || !ready(n)) continue;
+            for (String r : acceleratorResources) {
+                Quantity alloc = n.getStatus().getAllocatable() == null ? null : n.getStatus().getAllocatable().get(r);
+                if (alloc == null) continue;
+                double used = 0;
+                for (Pod p : client.pods().inAnyNamespace().withField("spec.nodeName", n.getMetadata().getName()).list().getItems()) {
+                    if (!n.getMetadata().getName().equals(p.getSpec().getNodeName())) continue;
+                    for (var c : p.getSpec().getContainers()) {
+                        if (c.getResources() != null && c.getResources().getRequests() != null
+                                && c.getResources().getRequests().get(r) != null) {
+                            used += c.getResources().getRequests().get(r).getNumericalAmount().doubleValue();
+                        }
+                    }
+                }
+                if (alloc.getNumericalAmount().doubleValue() - used >= 1) return true;
+            }
+        }
+        return false;
+    }
+
+    private static double percent(String s) {
+        return s == null ? 1 : Double.parseDouble(s.replace("%", "")) / 100.0;
+    }
+
+    private static boolean podReady(Pod p) {
+        if (p.getStatus() == null || p.getStatus().getConditions() == null) return false;
+        return p.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private static boolean hasLabel(HasMetadata o, String label) {

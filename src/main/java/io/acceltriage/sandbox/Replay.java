@@ -173,6 +173,23 @@ public final class Replay {
     /** For --verbose: each subject's findings with the evidence they rest on, and each verdict. */
     static List<String> explain(Outcome outcome) {
         List<String> out = new ArrayList<>();
+        // What the policy would have done, before the detail: run on its own, wait for a person, or refuse.
+        Map<String, List<String>> byDecision = new LinkedHashMap<>();
+        byDecision.put("would run", new ArrayList<>());
+        byDecision.put("would wait for approval", new ArrayList<>());
+        byDecision.put("denied", new ArrayList<>());
+        for (Assessment a : outcome.assessments()) {
+            for (Judgement j : a.judgements()) {
+                String key = switch (j.verdict().decision()) {
+                    case ALLOW -> "would run";
+                    case APPROVE -> "would wait for approval";
+                    case DENY -> "denied";
+                };
+                byDecision.get(key).add(j.proposal().name() + (j.verdict().dryRun() ? " (dry run)" : "")
+                        + (j.verdict().decision() == io.acceltriage.policy.Decision.DENY ? " [" + j.verdict().rule() + "]" : ""));
+            }
+        }
+        byDecision.forEach((k, v) -> out.add(k + ": " + (v.isEmpty() ? "nothing" : String.join(", ", v))));
         for (Assessment a : outcome.assessments()) {
             out.add(a.subject().key() + ": " + a.diagnosis().family().wireName() + " " + a.diagnosis().confidence());
             for (var f : a.diagnosis().findings()) {
@@ -181,7 +198,8 @@ public final class Replay {
                 out.add(String.format("  %-14s %.2f %s ← %s", f.family().wireName(), f.weight(), f.cause(), ev));
             }
             for (Judgement j : a.judgements()) {
-                out.add("  " + j.proposal().name() + " → " + j.verdict().decision().wireName() + " (" + String.join("; ", j.verdict().reasons()) + ")");
+                out.add("  " + j.proposal().name() + " → " + j.verdict().decision().wireName() + " by " + j.verdict().rule()
+                        + " (" + String.join("; ", j.verdict().reasons()) + ")");
             }
             a.evidence().gaps().forEach(g -> out.add("  gap: " + g.reason()));
         }

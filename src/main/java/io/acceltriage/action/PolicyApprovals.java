@@ -1,0 +1,156 @@
+package io.acceltriage.action;
+
+import io.acceltriage.audit.AuditKind;
+import io.acceltriage.policy.Breaker;
+import io.acceltriage.policy.Policy;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Approvals as the policy names them: only a listed approver decides; an action waits at most the
+ * policy's {@code approvals.expireAfter}; its preconditions are checked again at approval time (the
+ * world may have moved while it waited); an approved action runs through the executor like any other.
+ * Every decision, and every refusal, is audited.
+ */
+public final class PolicyApprovals implements Approvals {
+
+    private final Executor executor;
+    private final Supplier<Policy> policy;
+    private final Breaker breaker;
+    private final Clock clock;
+
+    public PolicyApprovals(Executor executor, Supplier<Policy> policy, Breaker breaker, Clock clock) {
+        this.executor = executor;
+        this.policy = policy;
+        this.breaker = breaker;
+        this.clock = clock;
+    }
+
+    @Override
+    public Result approve(String actionId, String approver) {
+        Optional<Result> refused = screen(actionId, approver, "approve");
+        if (refused.isPresent()) return refused.get();
+        ActionRecord r = executor.find(actionId).orElseThrow();
+        Optional<Breaker.Trip> trip = breaker.tripped();
+        if (trip.isPresent()) {
+            return new Result(false, actionId, r.status(), "the circuit breaker is tripped (" + trip.get().reason()
+                    + "); reset it first (POST /api/v1/breaker/reset), then approve again");
+        }
+        Optional<String> unmet = executor.unmet(r);
+        if (unmet.isPresent()) {
+            String why = "precondition " + unmet.get() + " no longer holds";
+            Optional<ActionRecord> skipped = finish(r, ActionStatus.SKIPPED, approver, "approved by " + approver + " but " + why,
+                    "approved", null);
+            return new Result(false, actionId, skipped.map(ActionRecord::status).orElse(r.status()),
+                    "approved, but not run: " + why);
+        }
+        String uid = executor.capture(r.kind(), r.target());
+        Optional<ActionRecord> planned = executor.database().inTransaction(c -> {
+            Optional<ActionRecord> moved = executor.store().transition(c, r, ActionStatus.AWAITING_APPROVAL, ActionStatus.PLANNED,
+                    r.detail() + "; approved by " + approver, uid);
+            if (moved.isPresent()) {
+                executor.audit().append(c, r.incidentId(), AuditKind.APPROVAL, approver, decision(moved.get(), "approved", approver, null));
+                executor.audit().append(c, r.incidentId(), AuditKind.ACTION_STARTED, approver, Executor.payload(moved.get(), null));
+            }
+            return moved;
+        });
+        if (planned.isEmpty()) {
+            ActionRecord now = executor.find(actionId).orElse(r);
+            return new Result(false, actionId, now.status(), "someone else decided first: the action is now "
+                    + now.status().name().toLowerCase());
+        }
+        if (!executor.leads()) {
+            return new Result(true, actionId, ActionStatus.PLANNED, "approved; the replica holding the lease runs it");
+        }
+        ActionRecord done = executor.run(planned.get());
+        return new Result(true, actionId, done.status(), "approved and " + done.status().name().toLowerCase() + ": " + done.detail());
+    }
+
+    @Override
+    public Result reject(String actionId, String approver, String reason) {
+        Optional<Result> refused = screen(actionId, approver, "reject");
+        if (refused.isPresent()) return refused.get();
+        ActionRecord r = executor.find(actionId).orElseThrow();
+        String why = reason == null || reason.isBlank() ? "no reason given" : reason;
+        Optional<ActionRecord> rejected = finish(r, ActionStatus.REJECTED, approver, "rejected by " + approver + ": " + why,
+                "rejected", why);
+        if (rejected.isEmpty()) {
+            ActionRecord now = executor.find(actionId).orElse(r);
+            return new Result(false, actionId, now.status(), "someone else decided first: the action is now "
+                    + now.status().name().toLowerCase());
+        }
+        return new Result(true, actionId, ActionStatus.REJECTED, "rejected; nothing runs");
+    }
+
+    /** Expires actions that waited longer than the policy allows. Returns how many. */
+    public int expireStale() {
+        Instant cutoff = clock.instant().minus(policy.get().approvalExpiry());
+        int n = 0;
+        for (ActionRecord r : executor.withStatus(ActionStatus.AWAITING_APPROVAL)) {
+            if (r.createdAt().isBefore(cutoff)
+                    && finish(r, ActionStatus.EXPIRED, io.acceltriage.audit.Actors.AGENT, "expired: nobody approved it within "
+                            + policy.get().approvalExpiry().toMinutes() + " min", "expired", null).isPresent()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Refuses unknown actions, actions not waiting, expired ones and people who may not approve. */
+    private Optional<Result> screen(String actionId, String approver, String verb) {
+        Optional<ActionRecord> found = executor.find(actionId);
+        if (found.isEmpty()) {
+            return Optional.of(new Result(false, actionId, null, "there is no action " + actionId));
+        }
+        ActionRecord r = found.get();
+        List<String> approvers = policy.get().approversOrEmpty();
+        if (approver == null || approver.isBlank() || !approvers.contains(approver)) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("action", actionId);
+            p.put("attempted", verb);
+            p.put("by", approver == null ? "" : approver);
+            p.put("reason", "not an approver of policy " + policy.get().name());
+            executor.audit().append(r.incidentId(), AuditKind.ACCESS_DENIED, approver == null || approver.isBlank() ? "unknown" : approver, p);
+            return Optional.of(new Result(false, actionId, r.status(), "sorry, " + (approver == null || approver.isBlank() ? "an unnamed caller"
+                    : approver) + " is not among the approvers of policy " + policy.get().name()
+                    + "; ask one of them, or an administrator to add you to its approvers list", Refusal.NOT_AN_APPROVER));
+        }
+        if (r.status() != ActionStatus.AWAITING_APPROVAL) {
+            return Optional.of(new Result(false, actionId, r.status(), "action " + actionId + " is not waiting for approval: it is "
+                    + r.status().name().toLowerCase()));
+        }
+        if (r.createdAt().isBefore(clock.instant().minus(policy.get().approvalExpiry()))) {
+            finish(r, ActionStatus.EXPIRED, approver, "expired before " + approver + " decided", "expired", null);
+            return Optional.of(new Result(false, actionId, ActionStatus.EXPIRED, "action " + actionId + " waited longer than "
+                    + policy.get().approvalExpiry().toMinutes() + " min and expired; if it is still needed, the next alert proposes it again"));
+        }
+        return Optional.empty();
+    }
+
+    private Optional<ActionRecord> finish(ActionRecord r, ActionStatus to, String by, String detail, String what, String reason) {
+        return executor.database().inTransaction(c -> {
+            Optional<ActionRecord> moved = executor.store().transition(c, r, ActionStatus.AWAITING_APPROVAL, to,
+                    r.detail() + "; " + detail, r.subjectUid());
+            if (moved.isPresent()) {
+                executor.audit().append(c, r.incidentId(), AuditKind.APPROVAL, by, decision(moved.get(), what, by, reason));
+            }
+            return moved;
+        });
+    }
+
+    private static Map<String, Object> decision(ActionRecord r, String what, String by, String reason) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("action", r.id());
+        p.put("kind", r.kind().wireName());
+        p.put("target", r.target());
+        p.put("decision", what);
+        p.put("by", by);
+        if (reason != null) p.put("reason", reason);
+        return p;
+    }
+}

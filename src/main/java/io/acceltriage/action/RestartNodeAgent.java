@@ -1,0 +1,85 @@
+package io.acceltriage.action;
+
+import io.acceltriage.policy.ActionKind;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Restarts the device plugin on a node: deletes its DaemonSet pod so the DaemonSet starts a fresh
+ * one, which re-registers the node's accelerators with the kubelet. The policy's cooldown keeps it
+ * to once per node per cooldown; the planned pod uid keeps a resumed action from deleting the new pod.
+ */
+final class RestartNodeAgent implements Mitigation {
+
+    /** Name fragments of device-plugin pods: NVIDIA's operator and Helm chart, AMD, and GKE's TPU plugin. */
+    static final List<String> AGENTS = List.of("nvidia-device-plugin", "amdgpu-device-plugin", "tpu-device-plugin", "device-plugin");
+
+    private final KubernetesClient client;
+    private final Timing timing;
+
+    RestartNodeAgent(KubernetesClient client, Timing timing) {
+        this.client = client;
+        this.timing = timing;
+    }
+
+    @Override
+    public ActionKind kind() {
+        return ActionKind.RESTART_NODE_AGENT;
+    }
+
+    @Override
+    public String capture(String node) {
+        return agentOn(node).map(p -> p.getMetadata().getUid()).orElse(null);
+    }
+
+    @Override
+    public List<Precondition> preconditions() {
+        return List.of(new Preconditions.NodeExists(client), new AgentRunsThere());
+    }
+
+    @Override
+    public Outcome apply(Mitigation.Target target, boolean dryRun) {
+        Optional<Pod> agent = agentOn(target.name());
+        if (agent.isEmpty()) {
+            return Outcome.failed("no device-plugin pod runs on " + target.name() + ": check the DaemonSet's node selector", false);
+        }
+        Pod pod = agent.get();
+        if (target.subjectUid() != null && !target.subjectUid().equals(pod.getMetadata().getUid())) {
+            return Outcome.done("device plugin on " + target.name() + " was already restarted (" + Pods.ref(pod) + " is new)");
+        }
+        var resource = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName());
+        (dryRun ? resource.dryRun() : resource).delete();
+        return Outcome.done((dryRun ? "dry run: would delete " : "deleted ") + Pods.ref(pod) + " for its DaemonSet to restart it");
+    }
+
+    @Override
+    public Outcome verify(Mitigation.Target target) {
+        String old = target.subjectUid();
+        boolean back = timing.until(timing.verifyTimeout(), () -> agentOn(target.name())
+                .filter(p -> old == null || !old.equals(p.getMetadata().getUid())).filter(Pods::ready).isPresent());
+        return back ? Outcome.done("a new device-plugin pod is Ready on " + target.name())
+                : Outcome.failed("no Ready device-plugin pod came back on " + target.name() + " within "
+                        + timing.verifyTimeout().toSeconds() + " s: the node's accelerator stack needs a person", false);
+    }
+
+    private Optional<Pod> agentOn(String node) {
+        return Pods.onNode(client, node).stream().filter(Pods::ownedByDaemonSet)
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .filter(p -> AGENTS.stream().anyMatch(a -> p.getMetadata().getName().contains(a)))
+                .findFirst();
+    }
+
+    /** A device-plugin pod runs on the node: otherwise there is nothing to restart. */
+    private final class AgentRunsThere implements Precondition {
+        public String name() {
+            return "device-plugin-on-node";
+        }
+
+        public Optional<String> unmet(Mitigation.Target t) {
+            return agentOn(t.name()).isPresent() || t.subjectUid() != null ? Optional.empty()
+                    : Optional.of("no device-plugin pod runs on " + t.name());
+        }
+    }
+}

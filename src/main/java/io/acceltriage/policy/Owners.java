@@ -1,0 +1,109 @@
+package io.acceltriage.policy;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Walks a pod's controller references up to its workload (Pod → ReplicaSet → Deployment, Pod → Job →
+ * JobSet, …) and finds workloads by name. Public: the mitigations resolve gangs the same way.
+ */
+public final class Owners {
+
+    /** Kinds whose pods run as one gang: restarted whole or not at all. */
+    public static final Set<String> GANG_KINDS = Set.of("JobSet", "PyTorchJob", "LeaderWorkerSet", "MPIJob", "TFJob",
+            "XGBoostJob", "JAXJob", "PaddleJob", "TrainJob", "RayJob");
+
+    /** Custom workload kinds read by name. */
+    public static final Map<String, ResourceDefinitionContext> CUSTOM = Map.of(
+            "JobSet", ctx("jobset.x-k8s.io", "v1alpha2", "jobsets", "JobSet"),
+            "LeaderWorkerSet", ctx("leaderworkerset.x-k8s.io", "v1", "leaderworkersets", "LeaderWorkerSet"),
+            "PyTorchJob", ctx("kubeflow.org", "v1", "pytorchjobs", "PyTorchJob"));
+
+    /** A top-level workload; {@code object} is null when it could not be read. */
+    public record Top(String kind, String namespace, String name, boolean gang, HasMetadata object) {}
+
+    private final KubernetesClient client;
+
+    public Owners(KubernetesClient client) {
+        this.client = client;
+    }
+
+    public Top topOf(HasMetadata pod) {
+        String ns = pod.getMetadata().getNamespace();
+        OwnerReference ref = controllerOf(pod);
+        if (ref == null) return null;
+        for (int depth = 0; depth < 5; depth++) {
+            HasMetadata o = fetch(ns, ref.getKind(), ref.getName());
+            OwnerReference parent = o == null ? null : controllerOf(o);
+            if (parent == null) {
+                return new Top(ref.getKind(), ns, ref.getName(), gang(ref.getKind(), o), o);
+            }
+            ref = parent;
+        }
+        return null;
+    }
+
+    /** A workload named by a proposal: tries the kinds a workload action can target. */
+    public Top byName(String ns, String name) {
+        for (String kind : List.of("Deployment", "StatefulSet", "JobSet", "PyTorchJob", "LeaderWorkerSet", "Job")) {
+            HasMetadata o = fetch(ns, kind, name);
+            if (o != null) {
+                OwnerReference parent = controllerOf(o);
+                if (parent != null && !"Job".equals(kind)) continue;
+                return parent != null ? topOfObject(ns, parent) : new Top(kind, ns, name, gang(kind, o), o);
+            }
+        }
+        return null;
+    }
+
+    private Top topOfObject(String ns, OwnerReference ref) {
+        HasMetadata o = fetch(ns, ref.getKind(), ref.getName());
+        return new Top(ref.getKind(), ns, ref.getName(), gang(ref.getKind(), o), o);
+    }
+
+    public HasMetadata fetch(String ns, String kind, String name) {
+        try {
+            return switch (kind) {
+                case "ReplicaSet" -> client.apps().replicaSets().inNamespace(ns).withName(name).get();
+                case "Deployment" -> client.apps().deployments().inNamespace(ns).withName(name).get();
+                case "StatefulSet" -> client.apps().statefulSets().inNamespace(ns).withName(name).get();
+                case "DaemonSet" -> client.apps().daemonSets().inNamespace(ns).withName(name).get();
+                case "Job" -> client.batch().v1().jobs().inNamespace(ns).withName(name).get();
+                default -> {
+                    ResourceDefinitionContext ctx = CUSTOM.get(kind);
+                    GenericKubernetesResource r = ctx == null ? null
+                            : client.genericKubernetesResources(ctx).inNamespace(ns).withName(name).get();
+                    yield r;
+                }
+            };
+        } catch (KubernetesClientException e) {
+            // An owner we cannot read (a CRD not installed) is still named by the reference.
+            return null;
+        }
+    }
+
+    private static boolean gang(String kind, HasMetadata o) {
+        if (GANG_KINDS.contains(kind)) return true;
+        return o instanceof io.fabric8.kubernetes.api.model.batch.v1.Job j && j.getSpec() != null
+                && "Indexed".equals(j.getSpec().getCompletionMode()) && j.getSpec().getParallelism() != null
+                && j.getSpec().getParallelism() > 1;
+    }
+
+    public static OwnerReference controllerOf(HasMetadata o) {
+        List<OwnerReference> refs = o.getMetadata().getOwnerReferences();
+        if (refs == null || refs.isEmpty()) return null;
+        return refs.stream().filter(r -> Boolean.TRUE.equals(r.getController())).findFirst().orElse(refs.get(0));
+    }
+
+    private static ResourceDefinitionContext ctx(String group, String version, String plural, String kind) {
+        return new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version).withPlural(plural)
+                .withKind(kind).withNamespaced(true).build();
+    }
+}

@@ -1,0 +1,207 @@
+package io.acceltriage.policy;
+
+import io.acceltriage.DataFiles;
+import java.time.DayOfWeek;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The checks a policy passes before it is used. Each error names the file, the line of the key and
+ * the reason, so an operator fixes it without guessing. The YAML mapper already refuses unknown
+ * keys and wrong types; this class checks meaning.
+ */
+final class PolicyValidator {
+
+    private static final Set<String> PER = Set.of("target", "workload", "fleet");
+    private static final Set<String> EFFECTS = Set.of("NoSchedule", "PreferNoSchedule", "NoExecute");
+
+    private final String file;
+    private final String[] lines;
+
+    PolicyValidator(String file, String text) {
+        this.file = file;
+        this.lines = text.split("\n", -1);
+    }
+
+    Policy validated(Policy p) {
+        if (!"acceltriage.io/v1".equals(p.apiVersion())) {
+            fail("'" + p.apiVersion() + "' is not a policy apiVersion: write acceltriage.io/v1", "apiVersion");
+        }
+        if (!"Policy".equals(p.kind())) {
+            fail("kind must be Policy, got '" + p.kind() + "'", "kind");
+        }
+        if (p.actions() != null) {
+            for (Map.Entry<String, Policy.ActionRule> e : p.actions().entrySet()) {
+                String k = e.getKey();
+                try {
+                    ActionKind.parse(k);
+                } catch (IllegalArgumentException ex) {
+                    fail(ex.getMessage(), "actions", k);
+                }
+                Policy.ActionRule r = e.getValue();
+                if (r == null || r.decision() == null) {
+                    fail("actions." + k + ".decision is required (allow, approve or deny)", "actions", k);
+                }
+                if (r.minConfidence() != null && (r.minConfidence() < 0 || r.minConfidence() > 1)) {
+                    fail("actions." + k + ".minConfidence must be between 0 and 1, got " + r.minConfidence(), "actions", k, "minConfidence");
+                }
+                duration(r.cooldown(), "actions", k, "cooldown");
+                if (r.taint() != null) {
+                    if (!ActionKind.CORDON_NODE.wireName().equals(k)) {
+                        fail("actions." + k + ".taint: only cordon-node adds a taint", "actions", k, "taint");
+                    }
+                    if (r.taint().key() == null || r.taint().key().isBlank()) {
+                        fail("actions." + k + ".taint.key is required", "actions", k, "taint");
+                    }
+                    if (r.taint().effect() != null && !EFFECTS.contains(r.taint().effect())) {
+                        fail("actions." + k + ".taint.effect must be one of " + EFFECTS + ", got '" + r.taint().effect() + "'",
+                                "actions", k, "taint", "effect");
+                    }
+                }
+            }
+        }
+        List<Policy.Budget> budgets = p.budgetsOrEmpty();
+        for (int i = 0; i < budgets.size(); i++) {
+            Policy.Budget b = budgets.get(i);
+            String at = "budgets[" + i + "]";
+            if (b.action() == null || (!"*".equals(b.action()) && !known(b.action()))) {
+                fail(at + ".action must name an action or be \"*\", got '" + b.action() + "'", "budgets", "action");
+            }
+            if (b.max() == null || b.max() < 0) {
+                fail(at + ".max must be a number of actions ≥ 0", "budgets", "max");
+            }
+            if (b.window() == null) {
+                fail(at + ".window is required, e.g. 1h", "budgets", "window");
+            }
+            duration(b.window(), "budgets", "window");
+            if (b.per() != null && !PER.contains(b.per())) {
+                fail(at + ".per must be one of " + PER + ", got '" + b.per() + "'", "budgets", "per");
+            }
+        }
+        if (p.limits() != null && p.limits().maxCordonedShareOfPool() != null
+                && (p.limits().maxCordonedShareOfPool() <= 0 || p.limits().maxCordonedShareOfPool() > 1)) {
+            fail("limits.maxCordonedShareOfPool must be in (0, 1], got " + p.limits().maxCordonedShareOfPool(),
+                    "limits", "maxCordonedShareOfPool");
+        }
+        if (p.breaker() != null) {
+            if (p.breaker().maxActions() != null && p.breaker().maxActions() < 1) {
+                fail("breaker.maxActions must be at least 1, got " + p.breaker().maxActions(), "breaker", "maxActions");
+            }
+            duration(p.breaker().window(), "breaker", "window");
+        }
+        if (p.maintenanceWindows() != null) {
+            for (Policy.MaintenanceWindow w : p.maintenanceWindows()) {
+                if (w.start() == null || w.end() == null) {
+                    fail("maintenanceWindows: start and end are required (HH:mm)", "maintenanceWindows");
+                }
+                try {
+                    Policy.time(w.start());
+                    Policy.time(w.end());
+                } catch (RuntimeException e) {
+                    fail("maintenanceWindows: '" + w.start() + "'-'" + w.end() + "' are not times; write HH:mm", "maintenanceWindows", "start");
+                }
+                if (w.zone() != null) {
+                    try {
+                        ZoneId.of(w.zone());
+                    } catch (RuntimeException e) {
+                        fail("maintenanceWindows: unknown zone '" + w.zone() + "'", "maintenanceWindows", "zone");
+                    }
+                }
+                if (w.days() != null) {
+                    for (String d : w.days()) {
+                        if (day(d) == null) {
+                            fail("maintenanceWindows: '" + d + "' is not a day; write MON, TUE, ... SUN", "maintenanceWindows", "days");
+                        }
+                    }
+                }
+            }
+        }
+        if (p.changeFreezes() != null) {
+            for (Policy.Freeze f : p.changeFreezes()) {
+                if (f.from() == null || f.to() == null || !f.to().isAfter(f.from())) {
+                    fail("changeFreezes: from and to are required and to must be after from", "changeFreezes");
+                }
+            }
+        }
+        if (p.approvals() != null) {
+            duration(p.approvals().expireAfter(), "approvals", "expireAfter");
+        }
+        if (p.approvers() != null && p.approvers().stream().anyMatch(a -> a == null || a.isBlank())) {
+            fail("approvers: an entry is empty", "approvers");
+        }
+        return p;
+    }
+
+    /**
+     * The YAML parser reports an unknown key at the token after it, often the next line; point the
+     * operator at the key's own line instead.
+     */
+    DataFiles.InvalidDataFile relocated(DataFiles.InvalidDataFile e) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(.*):(\\d+): unknown key '([^']+)'(.*)$", java.util.regex.Pattern.DOTALL)
+                .matcher(e.getMessage());
+        if (!m.matches() || !m.group(1).equals(file)) return e;
+        int reported = Integer.parseInt(m.group(2));
+        String key = m.group(3);
+        for (int i = Math.min(reported, lines.length) - 1; i >= 0; i--) {
+            if (lines[i].matches(".*(^|[\\s{,\"'-])\"?" + java.util.regex.Pattern.quote(key) + "\"?\\s*:.*")) {
+                return new DataFiles.InvalidDataFile(file + ":" + (i + 1) + ": unknown key '" + key + "'" + m.group(4));
+            }
+        }
+        return e;
+    }
+
+    static DayOfWeek day(String d) {
+        for (DayOfWeek w : DayOfWeek.values()) {
+            if (w.name().startsWith(d.toUpperCase()) && d.length() >= 3) return w;
+        }
+        return null;
+    }
+
+    private static boolean known(String action) {
+        try {
+            ActionKind.parse(action);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private void duration(String value, String... path) {
+        if (value == null) return;
+        try {
+            Durations.parse(value);
+        } catch (IllegalArgumentException e) {
+            fail(String.join(".", path) + ": " + e.getMessage(), path);
+        }
+    }
+
+    private void fail(String reason, String... path) {
+        throw new DataFiles.InvalidDataFile(file + ":" + lineOf(path) + ": " + reason);
+    }
+
+    /**
+     * The line of a key path: each key is searched after the line of its parent. Good enough for
+     * policy files (block or flow style); falls back to the deepest key found.
+     */
+    int lineOf(String... path) {
+        int from = 0;
+        int found = 1;
+        for (String key : path) {
+            boolean hit = false;
+            for (int i = from; i < lines.length; i++) {
+                String l = lines[i];
+                String code = l.contains("#") ? l.substring(0, l.indexOf('#')) : l;
+                if (code.matches(".*(^|[\\s{,\"'-])\"?" + java.util.regex.Pattern.quote(key) + "\"?\\s*:.*")) {
+                    found = i + 1;
+                    from = i;
+                    hit = true;
+                    break;
+                }
+            }
+            if (!hit) break;
+        }
+        return found;
+    }
+}

@@ -1,0 +1,13 @@
+package io.acceltriage.audit;
+
+import io.acceltriage.store.Database;
+
+/** Test access to an audit log over a test database, for tests outside this package. */
+public final class TestAudit {
+
+    private TestAudit() {}
+
+    public static AuditLog on(Database database) {
+        return new AuditLog(database);
+    }
+}

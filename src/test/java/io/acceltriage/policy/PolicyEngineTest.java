@@ -1,0 +1,228 @@
+package io.acceltriage.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.acceltriage.diagnosis.Family;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Each limit of the engine on its own, against a small cluster described in the test. */
+class PolicyEngineTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+    private static final PolicyContext DEVICE = new PolicyContext(Family.DEVICE, 0.95, false);
+    private static final PolicyContext INFRA = new PolicyContext(Family.INFRASTRUCTURE, 0.95, false);
+    private static final PolicyContext APP = new PolicyContext(Family.APPLICATION, 0.95, false);
+
+    /** A cluster of one pool, as the test says it is. */
+    static final class Cluster implements ClusterFacts {
+        PoolState pool = new PoolState("a100-serve", 10, 0, 9, false);
+        Map<String, WorkloadFacts> workloads = Map.of();
+        List<WorkloadFacts> onNode = List.of();
+        Map<String, String> labels = Map.of();
+        boolean optedOut;
+
+        public PoolState poolOf(String node) {
+            return pool;
+        }
+
+        public boolean optedOut(ActionKind kind, String target, String label) {
+            return optedOut;
+        }
+
+        public Optional<WorkloadFacts> workloadOf(ActionKind kind, String target) {
+            return Optional.ofNullable(workloads.get(target));
+        }
+
+        public List<WorkloadFacts> workloadsOnNode(String node) {
+            return onNode;
+        }
+
+        public Map<String, String> labelsOf(ActionKind kind, String target) {
+            return labels;
+        }
+    }
+
+    final Cluster cluster = new Cluster();
+    final List<ActionHistory.Past> past = new ArrayList<>();
+    final Breaker breaker = Breaker.inMemory();
+
+    private PolicyEngine engine(String yaml) {
+        Policy p = Policy.parse("test.yaml", ("apiVersion: acceltriage.io/v1\nkind: Policy\n" + yaml).getBytes(StandardCharsets.UTF_8));
+        return new PolicyEngine(() -> p, cluster, since -> past.stream().filter(a -> !a.at().isBefore(since)).toList(), breaker,
+                Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    private static Proposal cordon(String node) {
+        return new Proposal(ActionKind.CORDON_NODE, node, "test", List.of(), "test");
+    }
+
+    private static Proposal of(ActionKind kind, String target) {
+        return new Proposal(kind, target, "test", List.of(), "test");
+    }
+
+    private static final String ALLOW_ALL = """
+            actions:
+              cordon-node: {decision: allow, minConfidence: 0.5, cooldown: 30m}
+              drain-node: {decision: allow, minConfidence: 0.5}
+              restart-pod: {decision: allow, minConfidence: 0.5}
+              restart-group: {decision: allow, minConfidence: 0.5}
+              shift-replicas: {decision: allow, minConfidence: 0.5}
+              restart-node-agent: {decision: allow, minConfidence: 0.5, cooldown: 1h}
+            """;
+
+    @Test
+    void anActionThePolicyDoesNotNameIsDenied() {
+        Verdict v = engine("actions: {}\n").decide(cordon("n1"), DEVICE);
+        assertEquals(Decision.DENY, v.decision());
+        assertEquals("actions.cordon-node", v.rule());
+    }
+
+    @Test
+    void theFirstCordonOfAPoolIsAllowedAndTheOneOverTheCapIsDeniedAndTripsTheBreaker() {
+        PolicyEngine e = engine(ALLOW_ALL);
+        assertEquals(Decision.ALLOW, e.decide(cordon("n1"), DEVICE).decision());
+        cluster.pool = new PoolState("a100-serve", 10, 1, 8, false);
+        Verdict v = e.decide(cordon("n2"), DEVICE);
+        assertEquals(Decision.DENY, v.decision());
+        assertEquals("limits.maxCordonedShareOfPool", v.rule());
+        assertTrue(breaker.tripped().isPresent(), "the breaker trips when a pool wants more than its cap");
+        Verdict after = e.decide(of(ActionKind.RESTART_POD, "ml/p-1"), APP);
+        assertEquals("breaker", after.rule(), "while tripped every action escalates: " + after);
+    }
+
+    @Test
+    void theLastHealthyNodeOfAPoolIsNeverCordoned() {
+        cluster.pool = new PoolState("tiny", 2, 0, 0, false);
+        Verdict v = engine(ALLOW_ALL + "limits: {maxCordonedShareOfPool: 1.0}\n").decide(cordon("n1"), DEVICE);
+        assertEquals(Decision.DENY, v.decision());
+        assertEquals("limits.keepLastHealthyNode", v.rule());
+    }
+
+    @Test
+    void aCooldownRefusesTheSameActionOnTheSameTargetUntilItEnds() {
+        past.add(new ActionHistory.Past(ActionKind.RESTART_NODE_AGENT, "n1", NOW.minusSeconds(600)));
+        PolicyEngine e = engine(ALLOW_ALL);
+        Verdict v = e.decide(of(ActionKind.RESTART_NODE_AGENT, "n1"), INFRA);
+        assertEquals("actions.restart-node-agent.cooldown", v.rule());
+        assertEquals(Decision.ALLOW, e.decide(of(ActionKind.RESTART_NODE_AGENT, "n2"), INFRA).decision());
+    }
+
+    @Test
+    void aBudgetPerWorkloadCountsRestartsOfAllItsPods() {
+        cluster.workloads = Map.of("ml/train-7f-abc", new WorkloadFacts("Deployment", "ml", "train", false, false, 1, 1, 0, false, Map.of()));
+        past.add(new ActionHistory.Past(ActionKind.RESTART_POD, "ml/train-7f-aaa", NOW.minusSeconds(100)));
+        past.add(new ActionHistory.Past(ActionKind.RESTART_POD, "ml/train-7f-bbb", NOW.minusSeconds(200)));
+        past.add(new ActionHistory.Past(ActionKind.RESTART_POD, "ml/other-1", NOW.minusSeconds(200)));
+        Verdict v = engine(ALLOW_ALL + "budgets: [{action: restart-pod, max: 2, window: 1h, per: workload}]\n")
+                .decide(of(ActionKind.RESTART_POD, "ml/train-7f-abc"), APP);
+        assertEquals("budgets[0]", v.rule());
+        assertTrue(v.reasons().get(0).contains("2 restart-pod for workload ml/train"), v.reasons().toString());
+    }
+
+    @Test
+    void aFleetBudgetCountsEveryTarget() {
+        past.add(new ActionHistory.Past(ActionKind.CORDON_NODE, "a", NOW.minusSeconds(100)));
+        past.add(new ActionHistory.Past(ActionKind.CORDON_NODE, "b", NOW.minusSeconds(100)));
+        PolicyEngine e = engine(ALLOW_ALL + "budgets: [{action: cordon-node, max: 2, window: 1h, per: fleet}]\n");
+        assertEquals("budgets[0]", e.decide(cordon("c"), DEVICE).rule());
+        past.clear();
+        past.add(new ActionHistory.Past(ActionKind.CORDON_NODE, "a", NOW.minusSeconds(7200)));
+        assertEquals(Decision.ALLOW, e.decide(cordon("c"), DEVICE).decision(), "actions outside the window do not count");
+    }
+
+    @Test
+    void tooManyActionsInTheWindowTripTheBreaker() {
+        for (int i = 0; i < 3; i++) past.add(new ActionHistory.Past(ActionKind.RESTART_POD, "ns/p" + i, NOW.minusSeconds(60)));
+        Verdict v = engine(ALLOW_ALL + "breaker: {maxActions: 3, window: 5m}\n").decide(of(ActionKind.RESTART_POD, "ns/x"), APP);
+        assertEquals("breaker.maxActions", v.rule());
+        assertTrue(breaker.tripped().isPresent());
+        breaker.reset("alice");
+        past.clear();
+        assertEquals(Decision.ALLOW, engine(ALLOW_ALL).decide(of(ActionKind.RESTART_POD, "ns/x"), APP).decision(),
+                "after a person resets it, actions run again");
+    }
+
+    @Test
+    void aGangMemberIsNeverRestartedAlone() {
+        cluster.workloads = Map.of("ml/w-0", new WorkloadFacts("JobSet", "ml", "pretrain", true, false, 0, 0, 0, false, Map.of()));
+        Verdict v = engine(ALLOW_ALL).decide(of(ActionKind.RESTART_POD, "ml/w-0"), APP);
+        assertEquals("limits.wholeGangsOnly", v.rule());
+    }
+
+    @Test
+    void aDrainThatWouldStopPartOfAGangIsDenied() {
+        cluster.onNode = List.of(new WorkloadFacts("JobSet", "ml", "pretrain", true, false, 0, 0, 0, false, Map.of()));
+        assertEquals("limits.wholeGangsOnly", engine(ALLOW_ALL).decide(of(ActionKind.DRAIN_NODE, "n1"), DEVICE).rule());
+    }
+
+    @Test
+    void aServingWorkloadAtItsFloorIsNotRestartedAndShiftsOnlyWithRoomToScaleUp() {
+        WorkloadFacts atFloor = new WorkloadFacts("Deployment", "serve", "vllm", false, true, 3, 2, 2, false, Map.of());
+        cluster.workloads = Map.of("serve/vllm-1", atFloor, "serve/vllm", atFloor);
+        PolicyEngine e = engine(ALLOW_ALL);
+        assertEquals("limits.keepServingFloor", e.decide(of(ActionKind.RESTART_POD, "serve/vllm-1"), APP).rule());
+        assertEquals("limits.keepServingFloor", e.decide(of(ActionKind.SHIFT_REPLICAS, "serve/vllm"), DEVICE).rule());
+        cluster.workloads = Map.of("serve/vllm", new WorkloadFacts("Deployment", "serve", "vllm", false, true, 3, 2, 2, true, Map.of()));
+        Verdict v = e.decide(of(ActionKind.SHIFT_REPLICAS, "serve/vllm"), DEVICE);
+        assertEquals(Decision.ALLOW, v.decision());
+        assertTrue(v.reasons().get(0).contains("scales up by one first"), v.reasons().toString());
+    }
+
+    @Test
+    void scopesLimitNamespacesPoolsAndLabels() {
+        assertEquals("scope.excludeNamespaces", engine(ALLOW_ALL + "scope: {excludeNamespaces: [kube-system]}\n")
+                .decide(of(ActionKind.RESTART_POD, "kube-system/coredns-1"), APP).rule());
+        assertEquals("scope.namespaces", engine(ALLOW_ALL + "scope: {namespaces: [ml]}\n")
+                .decide(of(ActionKind.RESTART_POD, "serve/x"), APP).rule());
+        assertEquals("scope.pools", engine(ALLOW_ALL + "scope: {pools: [h100-train]}\n").decide(cordon("n1"), DEVICE).rule());
+        cluster.labels = Map.of("acceltriage.io/criticality", "critical");
+        assertEquals("scope.excludeLabels", engine(ALLOW_ALL + "scope: {excludeLabels: {acceltriage.io/criticality: critical}}\n")
+                .decide(of(ActionKind.RESTART_POD, "serve/x"), APP).rule());
+    }
+
+    @Test
+    void anOptedOutTargetIsNeverTouched() {
+        cluster.optedOut = true;
+        assertEquals("optOutLabel", engine(ALLOW_ALL).decide(cordon("n1"), DEVICE).rule());
+    }
+
+    @Test
+    void aChangeFreezeDeniesEverything() {
+        Verdict v = engine(ALLOW_ALL + "changeFreezes: [{from: 2026-11-29T00:00:00Z, to: 2026-12-02T00:00:00Z, reason: launch}]\n")
+                .decide(cordon("n1"), DEVICE);
+        assertEquals("changeFreezes", v.rule());
+        assertTrue(v.reasons().get(0).contains("launch"));
+    }
+
+    @Test
+    void aMaintenanceOnlyActionWaitsForAPersonOutsideItsWindow() {
+        String rules = ALLOW_ALL.replace("restart-node-agent: {decision: allow, minConfidence: 0.5, cooldown: 1h}",
+                "restart-node-agent: {decision: allow, minConfidence: 0.5, maintenanceOnly: true}");
+        // NOW is Monday 12:00 UTC.
+        Verdict outside = engine(rules + "maintenanceWindows: [{days: [MON], start: \"01:00\", end: \"05:00\"}]\n")
+                .decide(of(ActionKind.RESTART_NODE_AGENT, "n1"), INFRA);
+        assertEquals(Decision.APPROVE, outside.decision());
+        Verdict inside = engine(rules + "maintenanceWindows: [{days: [MON], start: \"11:00\", end: \"13:00\"}]\n")
+                .decide(of(ActionKind.RESTART_NODE_AGENT, "n1"), INFRA);
+        assertEquals(Decision.ALLOW, inside.decision());
+    }
+
+    @Test
+    void dryRunIsGlobalOrPerAction() {
+        assertTrue(engine("dryRun: true\n" + ALLOW_ALL).decide(cordon("n1"), DEVICE).dryRun());
+        String perAction = ALLOW_ALL.replace("cordon-node: {decision: allow, minConfidence: 0.5, cooldown: 30m}",
+                "cordon-node: {decision: allow, minConfidence: 0.5, dryRun: true}");
+        PolicyEngine e = engine(perAction);
+        assertTrue(e.decide(cordon("n1"), DEVICE).dryRun());
+        assertTrue(!e.decide(of(ActionKind.RESTART_POD, "ns/p"), APP).dryRun());
+    }
+}

@@ -1,0 +1,115 @@
+package io.acceltriage.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.acceltriage.DataFiles;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Policy files: the shipped ones load, a bad one is refused with file, line and reason, reloads keep the last good one. */
+class PolicyFileTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theShippedPoliciesLoad() {
+        for (String f : List.of("policies/default.yaml", "policies/strict.yaml", "policies/training.yaml")) {
+            Policy p = Policy.load(f);
+            assertTrue(p.name() != null && !p.name().isBlank(), f);
+        }
+        Policy strict = Policy.load("policies/strict.yaml");
+        for (ActionKind k : ActionKind.values()) {
+            assertEquals(Decision.APPROVE, strict.rule(k).decision(), "strict: " + k);
+        }
+    }
+
+    private static String refusal(String yaml) {
+        return assertThrows(DataFiles.InvalidDataFile.class,
+                () -> Policy.parse("bad.yaml", yaml.getBytes(StandardCharsets.UTF_8))).getMessage();
+    }
+
+    @Test
+    void aConfidenceOutOfRangeNamesItsLine() {
+        String msg = refusal("""
+                apiVersion: acceltriage.io/v1
+                kind: Policy
+                actions:
+                  cordon-node: {decision: allow}
+                  restart-pod:
+                    decision: allow
+                    minConfidence: 7
+                """);
+        assertEquals("bad.yaml:7: actions.restart-pod.minConfidence must be between 0 and 1, got 7.0", msg);
+    }
+
+    @Test
+    void anUnknownKeyNamesItsLine() {
+        String msg = refusal("""
+                apiVersion: acceltriage.io/v1
+                kind: Policy
+                limits:
+                  maxCordonedShare: 0.2
+                """);
+        assertTrue(msg.startsWith("bad.yaml:4: unknown key 'maxCordonedShare'"), msg);
+    }
+
+    @Test
+    void aBadDurationAndABadBudgetAreRefused() {
+        assertTrue(refusal("apiVersion: acceltriage.io/v1\nkind: Policy\nbreaker:\n  window: ten minutes\n")
+                .startsWith("bad.yaml:4: breaker.window: 'ten minutes' is not a duration"));
+        assertTrue(refusal("apiVersion: acceltriage.io/v1\nkind: Policy\nbudgets:\n  - {action: reboot, max: 1, window: 1h}\n")
+                .startsWith("bad.yaml:4: budgets[0].action must name an action"));
+    }
+
+    @Test
+    void aWrongApiVersionIsRefused() {
+        assertTrue(refusal("apiVersion: v1\nkind: Policy\n").startsWith("bad.yaml:1: 'v1' is not a policy apiVersion"));
+    }
+
+    @Test
+    void aBadReloadKeepsTheLastGoodPolicyAndSaysWhy() throws Exception {
+        Path file = dir.resolve("p.yaml");
+        Files.writeString(file, "apiVersion: acceltriage.io/v1\nkind: Policy\nmetadata: {name: first}\n");
+        List<String> heard = new ArrayList<>();
+        PolicySource source = new PolicySource(file.toString(), new PolicySource.Listener() {
+            public void reloaded(String f, Policy p) {
+                heard.add("reloaded " + p.name());
+            }
+
+            public void refused(String f, String reason, Policy kept) {
+                heard.add("refused, kept " + kept.name() + ": " + reason);
+            }
+        });
+        assertEquals("first", source.current().name());
+
+        Files.writeString(file, "apiVersion: acceltriage.io/v1\nkind: Policy\nmetadata: {name: second}\nlimits: {maxCordonedShareOfPool: 3}\n");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+        assertTrue(!source.check());
+        assertEquals("first", source.current().name());
+        assertTrue(heard.get(0).startsWith("refused, kept first: " + file + ":4: limits.maxCordonedShareOfPool"), heard.toString());
+
+        Files.writeString(file, "apiVersion: acceltriage.io/v1\nkind: Policy\nmetadata: {name: third}\n");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(10)));
+        assertTrue(source.check());
+        assertEquals("third", source.current().name());
+        assertEquals("reloaded third", heard.get(1));
+    }
+
+    @Test
+    void anInvalidFileAtStartRefusesToLoad() throws Exception {
+        Path file = dir.resolve("p.yaml");
+        Files.writeString(file, "apiVersion: acceltriage.io/v1\nkind: Policy\napprovers: [\"\"]\n");
+        var e = assertThrows(DataFiles.InvalidDataFile.class, () -> new PolicySource(file.toString(), null));
+        assertTrue(e.getMessage().startsWith(file + ":3: approvers: an entry is empty"), e.getMessage());
+    }
+}
