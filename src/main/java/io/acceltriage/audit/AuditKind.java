@@ -20,6 +20,7 @@ public enum AuditKind {
     ESCALATION("escalation"),
     NOTIFICATION("notification"),
     MODEL_CALL("model.call"),
+    GUARDRAIL("guardrail"),
     ACCESS_DENIED("access.denied");
 
     private final String wireName;
