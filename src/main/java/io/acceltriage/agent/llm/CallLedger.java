@@ -18,6 +18,7 @@ final class CallLedger implements ChatModelListener {
 
     private static final String STARTED = "acceltriage.started";
     private static final ThreadLocal<Run> CURRENT = new ThreadLocal<>();
+    private static final java.util.regex.Pattern STATUS_5XX = java.util.regex.Pattern.compile("\\b5\\d\\d\\b");
 
     private final String model;
     private final Consumer<ModelCall> listeners;
@@ -107,7 +108,7 @@ final class CallLedger implements ChatModelListener {
             String msg = String.valueOf(c.getMessage()).toLowerCase();
             if (type.contains("timeout") || msg.contains("timed out") || msg.contains("timeout")) return "timeout";
             if (type.contains("ratelimit") || msg.contains("429") || msg.contains("too many requests")) return "rate-limited";
-            if (type.contains("internalserver") || msg.matches("(?s).*\\b5\\d\\d\\b.*")) return "server-error";
+            if (type.contains("internalserver") || STATUS_5XX.matcher(msg).find()) return "server-error";
         }
         return "error";
     }

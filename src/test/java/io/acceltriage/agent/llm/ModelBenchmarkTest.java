@@ -97,9 +97,16 @@ class ModelBenchmarkTest {
 
     private static String family(String bundle) {
         String b = bundle.toLowerCase();
-        if (b.matches("(?s).*(out of memory|oomkilled|traceback|device-side assert|config).*")) return "APPLICATION";
-        if (b.matches("(?s).*(xid|ecc|fallen off|unhealthy|nvlink|remap|retired).*")) return "DEVICE";
-        if (b.matches("(?s).*(notready|device plugin|device-plugin|nvml|runtime).*")) return "INFRASTRUCTURE";
+        if (anyOf(b, "out of memory", "oomkilled", "traceback", "device-side assert", "config")) return "APPLICATION";
+        if (anyOf(b, "xid", "ecc", "fallen off", "unhealthy", "nvlink", "remap", "retired")) return "DEVICE";
+        if (anyOf(b, "notready", "device plugin", "device-plugin", "nvml", "runtime")) return "INFRASTRUCTURE";
         return "NONE";
+    }
+
+    private static boolean anyOf(String text, String... words) {
+        for (String w : words) {
+            if (text.contains(w)) return true;
+        }
+        return false;
     }
 }

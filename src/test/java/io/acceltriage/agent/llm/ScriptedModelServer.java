@@ -153,7 +153,8 @@ final class ScriptedModelServer implements AutoCloseable {
                 out = node.toString();
             }
             send(ex, reply.status(), out);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
+            e.printStackTrace();
             send(ex, 500, "{\"error\":{\"message\":\"" + e.getClass().getSimpleName() + "\"}}");
         }
     }
@@ -161,6 +162,9 @@ final class ScriptedModelServer implements AutoCloseable {
     private static void send(HttpExchange ex, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().set("Content-Type", "application/json");
+        // One request per connection: a pooled keep-alive connection the JDK server has dropped would
+        // fail the next call with "connection closed", which is not what a test means to script.
+        ex.getResponseHeaders().set("Connection", "close");
         try {
             ex.sendResponseHeaders(status, bytes.length);
             try (OutputStream os = ex.getResponseBody()) {
