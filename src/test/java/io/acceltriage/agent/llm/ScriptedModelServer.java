@@ -125,8 +125,17 @@ final class ScriptedModelServer implements AutoCloseable {
     }
 
     private void handle(HttpExchange ex) throws IOException {
-        try (ex) {
-            byte[] body = ex.getRequestBody().readAllBytes();
+        try {
+            handleOrFail(ex);
+        } finally {
+            ex.close();
+        }
+    }
+
+    private void handleOrFail(HttpExchange ex) throws IOException {
+        byte[] body = new byte[0];
+        try {
+            body = ex.getRequestBody().readAllBytes();
             if (!"POST".equals(ex.getRequestMethod()) || !ex.getRequestURI().getPath().endsWith("/chat/completions")) {
                 send(ex, 404, "{\"error\":{\"message\":\"no such route\"}}");
                 return;
@@ -153,7 +162,8 @@ final class ScriptedModelServer implements AutoCloseable {
                 out = node.toString();
             }
             send(ex, reply.status(), out);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | Error e) {
+            System.err.println("scripted server failed on " + new String(body, StandardCharsets.UTF_8).substring(0, Math.min(body.length, 2000)));
             e.printStackTrace();
             send(ex, 500, "{\"error\":{\"message\":\"" + e.getClass().getSimpleName() + "\"}}");
         }
