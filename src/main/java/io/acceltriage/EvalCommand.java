@@ -1,6 +1,7 @@
 package io.acceltriage;
 
 import io.acceltriage.agent.ResponderFactory;
+import io.acceltriage.agent.llm.ModelScore;
 import io.acceltriage.policy.Policy;
 import io.acceltriage.sandbox.Replay;
 import io.acceltriage.sandbox.ReplayResult;
@@ -29,6 +30,9 @@ class EvalCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--verbose", description = "print each scenario's proposals")
     boolean verbose;
 
+    @CommandLine.Option(names = "--llm", description = "also replay through the configured model (ACCELTRIAGE_LLM_*) and report its accuracy beside the rules'")
+    boolean llm;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -43,6 +47,15 @@ class EvalCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Policy override = policyFile == null ? null : Policy.parse(policyFile.toString(), Files.readAllBytes(policyFile));
         Replay replay = new Replay(factory, defaultPolicy);
+        Replay modelReplay = null;
+        ModelScore score = new ModelScore();
+        if (llm) {
+            if (!factory.models().configured()) {
+                spec.commandLine().getErr().println("eval --llm needs a model: set ACCELTRIAGE_LLM_BASE_URL, ACCELTRIAGE_LLM_API_KEY and ACCELTRIAGE_LLM_MODEL");
+                return 2;
+            }
+            modelReplay = new Replay(factory, defaultPolicy, factory.models().agent().orElseThrow());
+        }
         int passed = 0;
         int failed = 0;
         int familyRight = 0;
@@ -73,6 +86,15 @@ class EvalCommand implements Callable<Integer> {
                 failed++;
                 out.println("FAIL " + r.name() + ": " + String.join("; ", r.problems()));
             }
+            if (modelReplay != null) {
+                try {
+                    Scenario s = ScenarioLoader.load(file);
+                    Replay.Outcome o = modelReplay.replay(file, s, override);
+                    out.println("     " + score.add(s.spec().expect().family(), o, modelReplay.judge(s, o)));
+                } catch (RuntimeException e) {
+                    out.println("     model replay failed: " + e.getMessage());
+                }
+            }
             if (verbose) {
                 out.println("     family " + r.family() + ", proposals " + r.proposals());
                 r.explanation().forEach(line -> out.println("     " + line));
@@ -80,9 +102,10 @@ class EvalCommand implements Callable<Integer> {
         }
         int total = passed + failed;
         if (total > 0) {
-            out.printf("family accuracy %.1f%% (%d/%d), proposal accuracy %.1f%% (%d/%d)%n",
+            out.printf((llm ? "rules: " : "") + "family accuracy %.1f%% (%d/%d), proposal accuracy %.1f%% (%d/%d)%n",
                     100.0 * familyRight / total, familyRight, total, 100.0 * proposalsRight / total, proposalsRight, total);
         }
+        if (modelReplay != null) score.report(out, factory.models().label());
         out.println(passed + " passed, " + failed + " failed");
         out.flush();
         return failed == 0 && total > 0 ? 0 : 1;

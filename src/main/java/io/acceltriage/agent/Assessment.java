@@ -1,5 +1,6 @@
 package io.acceltriage.agent;
 
+import io.acceltriage.agent.llm.ModelRun;
 import io.acceltriage.diagnosis.Diagnosis;
 import io.acceltriage.evidence.EvidenceBundle;
 import io.acceltriage.incident.Subject;
@@ -9,13 +10,14 @@ import java.util.List;
 /**
  * The outcome of one triage: the evidence, the deterministic diagnosis, every proposal with its
  * verdict, whether humans must be told and why, and the summary they read. {@code mode} says who
- * investigated: "rules" (no model configured) or the model's name.
+ * investigated: "rules" (no model configured, or the model failed) or the model's name. {@code model}
+ * is what the model did, its calls and tokens (null in rules mode).
  */
 public record Assessment(String mode, Subject subject, List<String> alerts, EvidenceBundle evidence, Diagnosis diagnosis,
-        List<Judgement> judgements, List<String> escalationReasons, String summary) {
+        List<Judgement> judgements, List<String> escalationReasons, String summary, ModelRun model) {
 
     public Assessment withSummary(String text) {
-        return new Assessment(mode, subject, alerts, evidence, diagnosis, judgements, escalationReasons, text);
+        return new Assessment(mode, subject, alerts, evidence, diagnosis, judgements, escalationReasons, text, model);
     }
 
     public boolean escalate() {

@@ -174,6 +174,7 @@ public class IncidentProcessor {
         database.inTransaction(c -> {
             audit.append(c, incident.id(), AuditKind.EVIDENCE_COLLECTED, Actors.AGENT, evidencePayload(a));
             audit.append(c, incident.id(), AuditKind.DIAGNOSIS, Actors.AGENT, a.diagnosis());
+            if (a.model() != null) io.acceltriage.agent.llm.ModelAudit.append(c, audit, incident.id(), a.model());
             for (Judgement j : a.judgements()) {
                 audit.append(c, incident.id(), AuditKind.PROPOSAL, Actors.AGENT, j.proposal());
                 Map<String, Object> v = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package io.acceltriage.agent;
 
+import io.acceltriage.agent.llm.ModelAgent;
 import io.acceltriage.diagnosis.Classifier;
 import io.acceltriage.diagnosis.Diagnosis;
 import io.acceltriage.evidence.EvidenceBundle;
@@ -17,7 +18,8 @@ import java.util.List;
 /**
  * One triage, start to verdicts: gather evidence, classify, plan, and judge every proposal against
  * policy. It decides; it does not act — the executor carries out what was allowed. The same
- * responder serves live incidents and scenario replay.
+ * responder serves live incidents and scenario replay. With a model configured, the model reviews
+ * the rules' assessment under the guardrails of agent/llm.
  */
 public final class Responder {
 
@@ -26,9 +28,17 @@ public final class Responder {
     private final RulesPlanner planner;
     private final PolicyEngine policy;
     private final SummaryWriter summaries;
+    private final ModelAgent agent;
 
     public Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
             SummaryWriter summaries) {
+        this(gatherer, classifier, planner, policy, summaries, null);
+    }
+
+    /** {@code agent}: the model that reviews the rules' assessment; null = rules only. */
+    public Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
+            SummaryWriter summaries, ModelAgent agent) {
+        this.agent = agent;
         this.gatherer = gatherer;
         this.classifier = classifier;
         this.planner = planner;
@@ -55,8 +65,11 @@ public final class Responder {
             }
         }
         List<String> alertNames = alerts.stream().map(a -> a.name() + summaryLabel(a)).distinct().toList();
-        Assessment unsummarised = new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, judgements, escalation, null);
-        return unsummarised.withSummary(summaries.write(unsummarised));
+        Assessment unsummarised = new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, judgements, escalation,
+                null, null);
+        Assessment rules = unsummarised.withSummary(summaries.write(unsummarised));
+        // The model investigates after the rules, which are its cross-check and its fallback.
+        return agent == null ? rules : agent.review(rules, p -> policy.decide(p, ctx), summaries);
     }
 
     private static String summaryLabel(Alert a) {

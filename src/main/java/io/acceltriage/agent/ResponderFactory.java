@@ -1,5 +1,7 @@
 package io.acceltriage.agent;
 
+import io.acceltriage.agent.llm.ModelAgent;
+import io.acceltriage.agent.llm.ModelMode;
 import io.acceltriage.diagnosis.Classifier;
 import io.acceltriage.diagnosis.ClusterSignals;
 import io.acceltriage.diagnosis.XidCatalogue;
@@ -33,6 +35,7 @@ public class ResponderFactory {
     private final XidCatalogue xids;
     private final ClusterSignals clusterSignals;
     private final Template summary;
+    private final ModelMode models;
     private final ExecutorService sources = Executors.newFixedThreadPool(8, r -> {
         Thread t = new Thread(r, "acceltriage-evidence");
         t.setDaemon(true);
@@ -40,7 +43,8 @@ public class ResponderFactory {
     });
 
     ResponderFactory(@ConfigProperty(name = "acceltriage.tools.dir", defaultValue = "tools") String toolsDir,
-            @Location("summary.txt") Template summary) {
+            @Location("summary.txt") Template summary, ModelMode models) {
+        this.models = models;
         this.toolsets = Toolsets.load(toolsDir);
         this.signatures = SignatureCatalogue.load();
         this.nodeAgents = NodeAgents.load();
@@ -49,11 +53,21 @@ public class ResponderFactory {
         this.summary = summary;
     }
 
+    /** A responder for the live service: the model reviews the rules' work when one is configured. */
     public Responder build(KubernetesClient client, MetricsSource metrics, Policy policy) {
+        return build(client, metrics, policy, models.agent().orElse(null));
+    }
+
+    /** {@code agent}: the model to review with, null for rules only (plain scenario replay). */
+    public Responder build(KubernetesClient client, MetricsSource metrics, Policy policy, ModelAgent agent) {
         EvidenceGatherer gatherer = new EvidenceGatherer(client, metrics, toolsets, signatures, nodeAgents, sources);
         Classifier classifier = new Classifier(xids, toolsets, signatures, clusterSignals);
         PolicyEngine engine = new PolicyEngine(policy, new PoolCensus(client, nodeAgents.poolLabels(), nodeAgents.acceleratorResources()));
-        return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary));
+        return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary), agent);
+    }
+
+    public ModelMode models() {
+        return models;
     }
 
     /** The live responder: the policy as reloaded, budgets from past actions, the stored breaker. */

@@ -20,6 +20,7 @@ public enum AuditKind {
     ESCALATION("escalation"),
     NOTIFICATION("notification"),
     MODEL_CALL("model.call"),
+    GUARDRAIL("guardrail"),
     SILENCE("silence"),
     ACCESS_DENIED("access.denied"),
     /** Retention: records up to a point were deleted; the record carries the last deleted one's hash. */

@@ -4,6 +4,7 @@ import io.acceltriage.agent.Assessment;
 import io.acceltriage.agent.Judgement;
 import io.acceltriage.agent.Responder;
 import io.acceltriage.agent.ResponderFactory;
+import io.acceltriage.agent.llm.ModelAgent;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.incident.Alert;
 import io.acceltriage.incident.Correlator;
@@ -35,10 +36,18 @@ public final class Replay {
 
     private final ResponderFactory factory;
     private final Policy defaultPolicy;
+    private final ModelAgent agent;
 
+    /** Replays with the rules only, whatever model the service is configured with. */
     public Replay(ResponderFactory factory, Policy defaultPolicy) {
+        this(factory, defaultPolicy, null);
+    }
+
+    /** {@code agent}: the model that reviews each assessment (eval --llm, tests, the benchmark); null = rules only. */
+    public Replay(ResponderFactory factory, Policy defaultPolicy, ModelAgent agent) {
         this.factory = factory;
         this.defaultPolicy = defaultPolicy;
+        this.agent = agent;
     }
 
     /** What the responder concluded for a scenario, every subject assessed. */
@@ -56,7 +65,11 @@ public final class Replay {
     }
 
     public ReplayResult run(Path file, Scenario s, Policy override) {
-        Outcome outcome = replay(file, s, override);
+        return judge(s, replay(file, s, override));
+    }
+
+    /** Compares an outcome with what the scenario expects. */
+    public ReplayResult judge(Scenario s, Outcome outcome) {
         Scenario.Expect expect = s.spec().expect();
         List<String> problems = new ArrayList<>();
         boolean familyRight = outcome.family().wireName().equals(expect.family());
@@ -96,7 +109,7 @@ public final class Replay {
             if (s.spec().logs() != null) {
                 s.spec().logs().forEach((key, text) -> putLog(server, key, text));
             }
-            Responder responder = factory.build(server.client(), new RecordedMetrics(s.spec().metrics()), policy);
+            Responder responder = factory.build(server.client(), new RecordedMetrics(s.spec().metrics()), policy, agent);
             List<Alert> alerts = alertsOf(s);
             Map<Subject, List<Alert>> bySubject = new LinkedHashMap<>();
             for (Alert a : alerts) {

@@ -1,0 +1,106 @@
+package io.acceltriage.agent.llm;
+
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
+import io.acceltriage.evidence.Evidence;
+import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.evidence.Facts;
+import io.acceltriage.evidence.Toolset;
+import io.acceltriage.evidence.Toolsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The read-only evidence lookups of one incident: an item of the bundle by id, the bundle's items of
+ * one source, and every declarative tool of {@code tools/} by its own name and parameters. A tool runs
+ * as its PromQL template only when a Prometheus source exists; otherwise (the embedded default, a
+ * direct exporter scrape) it answers from the readings the bundle already holds.
+ */
+final class EvidenceTools {
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}");
+
+    private EvidenceTools() {}
+
+    /** {@code prometheus}: runs a PromQL query and returns the result as text; null when there is none. */
+    static List<AgentTool> of(EvidenceBundle bundle, Toolsets toolsets, Function<String, String> prometheus) {
+        List<AgentTool> out = new ArrayList<>();
+        out.add(tool(ToolSpecification.builder().name("get_evidence")
+                .description("One evidence item of this incident by id (E1, E2, ...), with its full fact.")
+                .parameters(JsonObjectSchema.builder().addStringProperty("id", "the evidence id").required("id").build()).build(),
+                args -> {
+                    String id = AgentTool.text(args, "id");
+                    return bundle.byId(id == null ? "" : id).map(e -> e.id() + " " + e.source() + ": " + e.summary() + "\n" + e.fact())
+                            .orElse("no evidence " + id + " in this incident");
+                }));
+        out.add(tool(ToolSpecification.builder().name("list_evidence")
+                .description("The incident's evidence items of one source (metrics, cluster, logs, events), id and summary each.")
+                .parameters(JsonObjectSchema.builder().addEnumProperty("source", List.of("metrics", "cluster", "logs", "events"))
+                        .required("source").build()).build(),
+                args -> {
+                    String source = String.valueOf(AgentTool.text(args, "source")).toUpperCase();
+                    List<String> lines = bundle.items().stream().filter(e -> e.source().name().equals(source))
+                            .map(e -> e.id() + " " + e.summary()).toList();
+                    return lines.isEmpty() ? "no " + source.toLowerCase() + " evidence" : String.join("\n", lines);
+                }));
+        for (Toolset ts : toolsets.all()) {
+            for (Toolset.Tool t : ts.tools()) {
+                out.add(declarative(ts, t, bundle, prometheus));
+            }
+        }
+        return out;
+    }
+
+    private static AgentTool declarative(Toolset ts, Toolset.Tool t, EvidenceBundle bundle, Function<String, String> prometheus) {
+        JsonObjectSchema.Builder params = JsonObjectSchema.builder();
+        List<String> required = new ArrayList<>();
+        for (Toolset.Parameter p : t.parameters() == null ? List.<Toolset.Parameter>of() : t.parameters()) {
+            params.addStringProperty(p.name(), p.type().name().toLowerCase() + ": " + (p.description() == null ? p.name() : p.description()));
+            required.add(p.name());
+        }
+        ToolSpecification spec = ToolSpecification.builder().name(t.name())
+                .description("[" + ts.name() + "] " + t.description().strip())
+                .parameters(params.required(required).build()).build();
+        return tool(spec, args -> {
+            if (prometheus != null) {
+                Matcher m = PLACEHOLDER.matcher(t.query());
+                StringBuilder q = new StringBuilder();
+                while (m.find()) {
+                    String v = Optional.ofNullable(AgentTool.text(args, m.group(1))).orElse("");
+                    // A value is a label value inside quotes: nothing in it may end the quote or the selector.
+                    m.appendReplacement(q, Matcher.quoteReplacement(v.replaceAll("[^A-Za-z0-9_.:/-]", "")));
+                }
+                m.appendTail(q);
+                return prometheus.apply(q.toString());
+            }
+            String node = AgentTool.text(args, "node");
+            List<String> readings = new ArrayList<>();
+            for (Evidence e : bundle.items()) {
+                if (e.fact() instanceof Facts.MetricReading r && r.metric().equals(t.metric()) && (node == null || node.equals(r.node()))) {
+                    readings.add(e.id() + " " + e.summary());
+                }
+            }
+            return readings.isEmpty()
+                    ? "no reading of " + t.metric() + (node == null ? "" : " on " + node) + " in this incident's evidence (no Prometheus source is configured for live queries)"
+                    : String.join("\n", readings);
+        });
+    }
+
+    static AgentTool tool(ToolSpecification spec, java.util.function.Function<com.fasterxml.jackson.databind.JsonNode, String> body) {
+        return new AgentTool() {
+            @Override
+            public ToolSpecification spec() {
+                return spec;
+            }
+
+            @Override
+            public String call(com.fasterxml.jackson.databind.JsonNode arguments) {
+                return body.apply(arguments);
+            }
+        };
+    }
+}

@@ -1,0 +1,245 @@
+package io.acceltriage.agent.llm;
+
+import dev.langchain4j.model.chat.Capability;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.openai.OpenAiChatModel;
+import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.tool.ToolErrorHandlerResult;
+import io.acceltriage.agent.Assessment;
+import io.acceltriage.agent.Judgement;
+import io.acceltriage.agent.SummaryWriter;
+import io.acceltriage.diagnosis.Family;
+import io.acceltriage.evidence.Evidence;
+import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.evidence.Toolsets;
+import io.acceltriage.policy.Decision;
+import io.acceltriage.policy.Proposal;
+import io.acceltriage.policy.Verdict;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.jboss.logging.Logger;
+
+/**
+ * The model's part of a triage, run after the deterministic one: investigate (the bundle is in the
+ * first message, so a typical incident needs one or two round trips), then summarise (one more). The
+ * rules' assessment is both the cross-check and the fallback: whatever the model does wrong — fails,
+ * loops, overspends, disagrees, cites what does not exist — the incident is still handled, the
+ * guardrail that fired is recorded, and nothing the model says runs without policy's verdict.
+ */
+public final class ModelAgent {
+
+    private static final Logger LOG = Logger.getLogger(ModelAgent.class);
+
+    private final LlmSettings settings;
+    private final ChatModel model;
+    private final Toolsets toolsets;
+    private final HistoryTools history;
+    private final Function<String, String> prometheus;
+    private final Redactor redactor = new Redactor();
+    private final String investigatePrompt = Prompts.load("investigate");
+    private final String summarisePrompt = Prompts.load("summarise");
+    private final String chatPrompt = Prompts.load("chat");
+
+    ModelAgent(LlmSettings settings, ChatModel model, Toolsets toolsets, HistoryTools history, Function<String, String> prometheus) {
+        this.settings = settings;
+        this.model = model;
+        this.toolsets = toolsets;
+        this.history = history;
+        this.prometheus = prometheus;
+    }
+
+    /**
+     * The real LangChain4j OpenAI client for these settings (inside Quarkus it rides on the
+     * quarkus-langchain4j REST client). Built here, not injected, so tests and the benchmark can point
+     * an agent at a scripted server without a Quarkus profile.
+     */
+    public static ModelAgent build(LlmSettings settings, Toolsets toolsets, HistoryTools history, Consumer<ModelCall> listeners) {
+        var builder = OpenAiChatModel.builder()
+                .baseUrl(settings.baseUrl())
+                .apiKey(settings.apiKey() == null ? "unused" : settings.apiKey().reveal())
+                .modelName(settings.model())
+                .timeout(settings.timeout())
+                .maxRetries(settings.maxRetries())
+                .temperature(0.0)
+                .listeners(List.of(new CallLedger(settings.model(), listeners)));
+        if (settings.jsonSchema()) {
+            builder.supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA).strictJsonSchema(false);
+        }
+        return new ModelAgent(settings, builder.build(), toolsets, history, null);
+    }
+
+    public String model() {
+        return settings.model();
+    }
+
+    /** Reviews the rules' assessment with the model; returns the assessment to act on. */
+    public Assessment review(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates) {
+        EvidenceBundle bundle = rules.evidence();
+        RunGuard guard = new RunGuard(settings);
+        ToolGate gate = new ToolGate(guard, redactor);
+        List<String> guardrails = new ArrayList<>();
+        List<Redaction> redactions = new ArrayList<>();
+        CallLedger.Run run = new CallLedger.Run(guard, "investigate");
+        try (run) {
+            List<Proposal> candidates = rules.judgements().stream().map(Judgement::proposal).toList();
+            ProposeMitigationTool propose = new ProposeMitigationTool(new ScopeGuard(bundle, candidates), policy);
+            List<AgentTool> tools = new ArrayList<>(EvidenceTools.of(bundle, toolsets, prometheus));
+            if (history != null) tools.addAll(history.tools());
+            tools.add(propose.tool());
+
+            Redactor.Redacted brief = redactor.redact(BundleText.forInvestigation(rules, candidates), "evidence bundle");
+            redactions.addAll(brief.redactions());
+            Investigator investigator = AiServices.builder(Investigator.class).chatModel(model)
+                    .systemMessageProvider(id -> investigatePrompt)
+                    .tools(gate.guarded(tools))
+                    .maxSequentialToolsInvocations(settings.maxSteps() + 1)
+                    .toolExecutionErrorHandler(ModelAgent::stopOrReport)
+                    .build();
+            run.begin("investigate");
+            Investigation inv = call(run, () -> investigator.investigate(brief.text()));
+            redactions.addAll(gate.redactions);
+            guard.checkBudget();
+            if (inv == null || inv.family() == null) {
+                run.markMalformed("no family in the conclusion");
+                throw new RunStopped("malformed: the model's conclusion names no family");
+            }
+            List<String> cited = new ArrayList<>();
+            for (String id : inv.evidenceIds() == null ? List.<String>of() : inv.evidenceIds()) {
+                if (bundle.byId(id).isPresent()) cited.add(id);
+                else guardrails.add("citation: the investigation cited unknown evidence " + id + "; ignored");
+            }
+            for (ProposedMitigation m : inv.proposals() == null ? List.<ProposedMitigation>of() : inv.proposals()) {
+                try {
+                    propose.propose(m.kind(), m.target(), m.reason(), cited);
+                } catch (IllegalArgumentException e) {
+                    guardrails.add("proposal refused: " + e.getMessage());
+                }
+            }
+            Family family = inv.family().family();
+            Optional<String> disagreement = FamilyCrossCheck.disagreement(family, inv.cause(), rules.diagnosis());
+            List<String> escalation = new ArrayList<>(rules.escalationReasons());
+            Map<String, Judgement> merged = new LinkedHashMap<>();
+            rules.judgements().forEach(j -> merged.put(j.proposal().name(), j));
+            for (Judgement j : propose.judged()) {
+                if (merged.putIfAbsent(j.proposal().name(), j) != null) continue;
+                if ("agent-scope".equals(j.verdict().rule())) {
+                    guardrails.add("scope: refused the model's " + j.proposal().name() + ": " + j.verdict().reasons().get(0));
+                }
+                if (j.verdict().decision() == Decision.DENY) {
+                    escalation.add("policy refused the model's " + j.proposal().name() + ": " + String.join("; ", j.verdict().reasons()));
+                } else if (j.verdict().decision() == Decision.APPROVE) {
+                    escalation.add(j.proposal().name() + " waits for a person's approval");
+                }
+            }
+            List<Judgement> judgements = new ArrayList<>(merged.values());
+            if (disagreement.isPresent()) {
+                guardrails.add("cross-check: " + disagreement.get());
+                escalation.add(disagreement.get());
+                judgements = judgements.stream().map(j -> j.verdict().decision() == Decision.DENY ? j
+                        : new Judgement(j.proposal(), new Verdict(Decision.DENY, "model-rules-disagreement",
+                                List.of(disagreement.get()), j.verdict().dryRun()))).toList();
+            }
+            Assessment draft = new Assessment(settings.model(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(),
+                    judgements, escalation, null, null);
+            String summary = templates.write(draft);
+            boolean accepted = false;
+            try {
+                Redactor.Redacted input = redactor.redact(BundleText.forSummary(draft, family, inv.cause()), "summary input");
+                redactions.addAll(input.redactions());
+                Summariser summariser = AiServices.builder(Summariser.class).chatModel(model)
+                        .systemMessageProvider(id -> summarisePrompt).build();
+                run.begin("summarise");
+                HumanSummary s = call(run, () -> summariser.summarise(input.text()));
+                Optional<String> problem = s == null ? Optional.of("no summary") : CitationCheck.problem(s.text(), s.evidenceIds(), bundle);
+                if (problem.isEmpty()) {
+                    summary = s.text().strip();
+                    accepted = true;
+                } else {
+                    guardrails.add("citation: summary rejected, template used: " + problem.get());
+                }
+            } catch (RunStopped e) {
+                guardrails.add("summary failed, template used: " + e.getMessage());
+            }
+            ModelRun mr = ModelRun.of(settings.model(), family.wireName(), inv.cause(), cited, disagreement.isEmpty(), accepted,
+                    run.calls, redactions, guardrails, null);
+            return new Assessment(settings.model(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(), judgements,
+                    escalation, summary, mr);
+        } catch (RunStopped e) {
+            redactions.addAll(gate.redactions);
+            guardrails.add("fallback: " + e.getMessage());
+            LOG.warnf("model %s failed on %s, the rules planner takes over: %s", settings.model(), rules.subject().key(), e.getMessage());
+            ModelRun mr = ModelRun.of(settings.model(), null, null, List.of(), null, false, run.calls, redactions, guardrails,
+                    e.getMessage());
+            return new Assessment(rules.mode(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(), rules.judgements(),
+                    rules.escalationReasons(), rules.summary(), mr);
+        }
+    }
+
+    /** Answers a chat question with the read-only history tools; the run is returned for auditing. */
+    ChatRun chat(String question) {
+        RunGuard guard = new RunGuard(settings);
+        ToolGate gate = new ToolGate(guard, redactor);
+        CallLedger.Run run = new CallLedger.Run(guard, "chat");
+        List<Redaction> redactions = new ArrayList<>();
+        try (run) {
+            Redactor.Redacted q = redactor.redact(question, "chat question");
+            redactions.addAll(q.redactions());
+            ChatService service = AiServices.builder(ChatService.class).chatModel(model)
+                    .systemMessageProvider(id -> chatPrompt)
+                    .tools(gate.guarded(history == null ? List.of() : history.tools()))
+                    .maxSequentialToolsInvocations(settings.maxSteps() + 1)
+                    .toolExecutionErrorHandler(ModelAgent::stopOrReport)
+                    .build();
+            run.begin("chat");
+            ChatAnswer a = call(run, () -> service.answer(q.text()));
+            redactions.addAll(gate.redactions);
+            if (a == null || a.text() == null || a.text().isBlank()) {
+                run.markMalformed("empty answer");
+                throw new RunStopped("malformed: the model gave no answer");
+            }
+            return new ChatRun(a, run.calls, redactions, null);
+        } catch (RunStopped e) {
+            redactions.addAll(gate.redactions);
+            return new ChatRun(null, run.calls, redactions, e.getMessage());
+        }
+    }
+
+    record ChatRun(ChatAnswer answer, List<ModelCall> calls, List<Redaction> redactions, String failure) {}
+
+    /**
+     * Runs one AI service call and turns every way it can fail into a RunStopped naming the failure:
+     * the HTTP outcome the ledger saw (timeout, rate-limited, server-error), or malformed output when
+     * the wire call succeeded but the content could not be read.
+     */
+    private static <T> T call(CallLedger.Run run, java.util.function.Supplier<T> body) {
+        int before = run.calls.size();
+        try {
+            return body.get();
+        } catch (RuntimeException e) {
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof RunStopped rs) throw rs;
+            }
+            if (run.calls.size() > before && !"ok".equals(run.calls.get(run.calls.size() - 1).outcome())) {
+                ModelCall last = run.calls.get(run.calls.size() - 1);
+                throw new RunStopped("model call failed (" + last.outcome() + "): " + last.error());
+            }
+            if (run.calls.size() > before) {
+                run.markMalformed(CallLedger.shortMessage(e));
+                throw new RunStopped("malformed model output: " + CallLedger.shortMessage(e));
+            }
+            throw new RunStopped("model call failed (" + CallLedger.outcomeOf(e) + "): " + CallLedger.shortMessage(e));
+        }
+    }
+
+    private static ToolErrorHandlerResult stopOrReport(Throwable error, dev.langchain4j.service.tool.ToolErrorContext ctx) {
+        for (Throwable c = error; c != null; c = c.getCause()) {
+            if (c instanceof RunStopped rs) throw rs;
+        }
+        return ToolErrorHandlerResult.text("tool failed: " + error.getMessage());
+    }
+}

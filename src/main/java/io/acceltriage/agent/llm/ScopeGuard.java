@@ -1,0 +1,45 @@
+package io.acceltriage.agent.llm;
+
+import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.evidence.PodPlacement;
+import io.acceltriage.evidence.Workload;
+import io.acceltriage.policy.ActionKind;
+import io.acceltriage.policy.Proposal;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Guardrail: text in a log can never widen what the agent may do. A model proposal is admitted only
+ * when its kind and target are among the rules planner's candidates or within the incident's own
+ * topology as the bundle recorded it (its node; the pods and workloads it gathered). Anything else —
+ * another node, a wildcard, every node of a pool — is refused before policy sees it.
+ */
+final class ScopeGuard {
+
+    private final EvidenceBundle bundle;
+    private final List<Proposal> candidates;
+
+    ScopeGuard(EvidenceBundle bundle, List<Proposal> candidates) {
+        this.bundle = bundle;
+        this.candidates = candidates;
+    }
+
+    /** Empty when admitted, else why not. */
+    Optional<String> refusal(ActionKind kind, String target) {
+        if (target == null || target.isBlank()) return Optional.of("no target named");
+        if (candidates.stream().anyMatch(p -> p.kind() == kind && p.target().equals(target))) return Optional.empty();
+        if (kind.targetsNode()) {
+            return target.equals(bundle.node()) ? Optional.empty()
+                    : Optional.of(target + " is not this incident's node (" + bundle.node() + "); the agent acts on the incident's own node only");
+        }
+        boolean known = switch (kind) {
+            case RESTART_POD -> bundle.pods().stream().filter(p -> !p.role().nodeAgent()).map(PodPlacement::ref)
+                    .anyMatch(target::equals);
+            case RESTART_GROUP -> bundle.workloads().stream().filter(Workload::gang).map(Workload::ref).anyMatch(target::equals);
+            case SHIFT_REPLICAS -> bundle.workloads().stream().filter(Workload::serving).map(Workload::ref).anyMatch(target::equals);
+            default -> false;
+        };
+        return known ? Optional.empty()
+                : Optional.of(target + " is not a " + kind.wireName() + " target in this incident's evidence");
+    }
+}

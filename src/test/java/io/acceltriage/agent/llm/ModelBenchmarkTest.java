@@ -1,0 +1,118 @@
+package io.acceltriage.agent.llm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.acceltriage.Secret;
+import io.acceltriage.agent.ResponderFactory;
+import io.acceltriage.policy.Policy;
+import io.acceltriage.sandbox.Replay;
+import io.acceltriage.sandbox.Scenario;
+import io.acceltriage.sandbox.ScenarioLoader;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Benchmark, not part of the default run: replays the whole corpus through the model path against a
+ * scripted OpenAI-compatible server and reports round trips and tokens per incident. The scripted
+ * model behaves like a well-prompted one: it proposes the bundle's candidate actions in one turn, then
+ * concludes, then summarises — so the numbers measure the agent's protocol (bundle first, at most
+ * three round trips), not a model's intelligence. Its family is a keyword heuristic.
+ *
+ * <pre>./mvnw -o test -Dtest=ModelBenchmarkTest -Dacceltriage.benchmark=true</pre>
+ */
+@QuarkusTest
+@Tag("benchmark")
+@EnabledIfSystemProperty(named = "acceltriage.benchmark", matches = "true")
+class ModelBenchmarkTest {
+
+    private static final Pattern CANDIDATE = Pattern.compile("(?m)^- ([a-z-]+) (\\S+)$");
+    private static final Pattern EVIDENCE_ID = Pattern.compile("(?m)^(E\\d+) ");
+
+    @Inject
+    ResponderFactory factory;
+
+    @Inject
+    Policy policy;
+
+    @Inject
+    ModelMode mode;
+
+    @Test
+    void roundTripsAndTokensPerIncidentOverTheCorpus() throws Exception {
+        try (ScriptedModelServer server = new ScriptedModelServer()) {
+            server.otherwise(ModelBenchmarkTest::oracle);
+            LlmSettings settings = new LlmSettings(server.baseUrl(), Secret.of("unused"), ScriptedModelServer.MODEL,
+                    Duration.ofSeconds(10), 0, true, 8, 60_000, Duration.ofSeconds(60));
+            ModelScore score = new ModelScore();
+            PrintWriter out = new PrintWriter(System.out, true);
+            for (Path f : ScenarioLoader.expand(List.of(Path.of("src/test/resources/scenarios")))) {
+                String only = System.getProperty("acceltriage.benchmark.only", "");
+                if (!only.isEmpty() && java.util.Arrays.stream(only.split(",")).noneMatch(o -> f.getFileName().toString().startsWith(o))) continue;
+                Scenario s = ScenarioLoader.load(f);
+                Replay replay = new Replay(factory, policy, mode.agentFor(settings));
+                Replay.Outcome o = replay.replay(f, s, null);
+                out.println(s.name() + ": " + score.add(s.spec().expect().family(), o, replay.judge(s, o)));
+            }
+            score.report(out, ScriptedModelServer.MODEL + " (scripted)");
+            assertEquals(0, score.fallbacks(), "no run may fall back against a well-behaved model");
+            assertTrue(score.maxRoundTrips() <= 3, "at most three round trips per incident, saw " + score.maxRoundTrips());
+        }
+    }
+
+    /** A well-behaved scripted model: propose the candidates, conclude, summarise. */
+    static ScriptedModelServer.Reply oracle(JsonNode request) {
+        JsonNode messages = request.path("messages");
+        String system = "";
+        String user = "";
+        for (JsonNode m : messages) {
+            if (m.path("role").asText().equals("system") && system.isEmpty()) system = m.path("content").asText();
+            if (m.path("role").asText().equals("user") && user.isEmpty()) user = m.path("content").asText();
+        }
+        Matcher ids = EVIDENCE_ID.matcher(user);
+        List<String> cited = ids.find() ? List.of(ids.group(1)) : List.of();
+        if (system.contains("scribe")) {
+            String text = cited.isEmpty() ? "No evidence was gathered." : "See the evidence [" + cited.get(0) + "].";
+            return ScriptedModelServer.answer(Map.of("text", text, "evidenceIds", cited));
+        }
+        boolean toolsDone = false;
+        for (JsonNode m : messages) toolsDone |= m.path("role").asText().equals("tool");
+        if (!toolsDone) {
+            List<Map.Entry<String, String>> calls = new ArrayList<>();
+            Matcher c = CANDIDATE.matcher(user.substring(0, Math.max(0, user.indexOf("Evidence bundle:"))));
+            while (c.find()) {
+                calls.add(Map.entry("propose_mitigation", "{\"kind\":\"" + c.group(1) + "\",\"target\":\"" + c.group(2)
+                        + "\",\"reason\":\"candidate\"}"));
+            }
+            if (!calls.isEmpty()) return ScriptedModelServer.toolCalls(calls);
+        }
+        return ScriptedModelServer.answer(Map.of("family", family(user), "cause", "scripted", "evidenceIds", cited, "proposals", List.of()));
+    }
+
+    private static String family(String bundle) {
+        String b = bundle.toLowerCase();
+        if (anyOf(b, "out of memory", "oomkilled", "traceback", "device-side assert", "config")) return "APPLICATION";
+        if (anyOf(b, "xid", "ecc", "fallen off", "unhealthy", "nvlink", "remap", "retired")) return "DEVICE";
+        if (anyOf(b, "notready", "device plugin", "device-plugin", "nvml", "runtime")) return "INFRASTRUCTURE";
+        return "NONE";
+    }
+
+    private static boolean anyOf(String text, String... words) {
+        for (String w : words) {
+            if (text.contains(w)) return true;
+        }
+        return false;
+    }
+}
