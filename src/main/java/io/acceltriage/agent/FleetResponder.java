@@ -46,6 +46,7 @@ public final class FleetResponder {
     static final int SAMPLE = 3;
     /** A node-agent revision this much older than the storm is not "right after a rollout". */
     static final Duration RECENT_ROLLOUT = Duration.ofHours(6);
+    private static final Duration CLOCK_SLACK = Duration.ofMinutes(5);
     private static final int CITED_PER_MEMBER = 4;
 
     private final Responder responder;
@@ -194,8 +195,12 @@ public final class FleetResponder {
             ControllerRevision newest = revs.stream().max(Comparator.comparingLong(r -> r.getRevision() == null ? 0 : r.getRevision()))
                     .orElseThrow();
             Instant created = parse(newest.getMetadata().getCreationTimestamp());
-            // An update, not the first install: an earlier revision exists.
-            if (created == null || revs.size() < 2 || created.isAfter(at) || created.isBefore(at.minus(RECENT_ROLLOUT))) return;
+            // An update, not the first install: an earlier revision exists. A revision stamped a little
+            // after the alerts still counts: clocks differ, and alert times are rounded.
+            if (created == null || revs.size() < 2 || created.isAfter(at.plus(CLOCK_SLACK))
+                    || created.isBefore(at.minus(RECENT_ROLLOUT))) {
+                return;
+            }
             String image = imageOf(newest.getData());
             String[] nsName = ds.split("/", 2);
             String summary = "DaemonSet " + ds + " revision " + newest.getRevision() + " created " + created

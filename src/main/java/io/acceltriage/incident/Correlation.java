@@ -61,6 +61,16 @@ public class Correlation {
             public void addKeys(String incidentId, Collection<String> keys) throws SQLException {
                 incidents.addKeys(c, incidentId, keys);
             }
+
+            @Override
+            public Subject subjectOf(String incidentId) throws SQLException {
+                return incidents.subjectOf(c, incidentId);
+            }
+
+            @Override
+            public void resubject(String incidentId, Subject node) throws SQLException {
+                incidents.resubject(c, incidentId, node);
+            }
         });
     }
 }

@@ -39,6 +39,12 @@ public final class Correlator {
 
         /** Adds keys to an open incident, so later alerts about them join it too. */
         void addKeys(String incidentId, Collection<String> keys) throws SQLException;
+
+        /** The subject of an open incident. */
+        Subject subjectOf(String incidentId) throws SQLException;
+
+        /** Makes a node the subject of an open incident (see {@link Correlator#file}). */
+        void resubject(String incidentId, Subject node) throws SQLException;
     }
 
     /** Where an alert went: the incident, whether filing it opened that incident, and what the alert is about. */
@@ -95,6 +101,13 @@ public final class Correlator {
         Optional<String> open = index.find(about.keys());
         if (open.isPresent()) {
             index.addKeys(open.get(), about.keys());
+            // A node alert beside a pod's or a gang's names where the fault is: the workers of a gang time
+            // out because of one node. The incident is then about that node, which triage reads whole
+            // (its pods, their gang), and which it can fence.
+            if (about.subject().kind() == Subject.Kind.NODE && index.subjectOf(open.get()).kind() != Subject.Kind.NODE
+                    && !isFleet(index.subjectOf(open.get()))) {
+                index.resubject(open.get(), about.subject());
+            }
             return new Filing(open.get(), false, about, fleet);
         }
         return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, fleet);

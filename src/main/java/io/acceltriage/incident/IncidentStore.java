@@ -80,6 +80,32 @@ public class IncidentStore {
         }
     }
 
+    public Subject subjectOf(Connection c, String id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select subject_kind, subject_ns, subject_name from incidents where id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) throw new SQLException("incident " + id + " vanished while an alert was filed under it");
+                return new Subject(Subject.Kind.valueOf(rs.getString(1)), rs.getString(2), rs.getString(3));
+            }
+        }
+    }
+
+    /** Makes a node the incident's subject (correlation found the node at fault) and its node. */
+    public void resubject(Connection c, String id, Subject node) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update incidents set subject_key = ?, subject_kind = ?, subject_ns = ?,"
+                + " subject_name = ?, node = ?, updated_at = ? where id = ?")) {
+            ps.setString(1, node.key());
+            ps.setString(2, node.kind().name());
+            ps.setString(3, node.namespace());
+            ps.setString(4, node.name());
+            ps.setString(5, node.name());
+            ps.setTimestamp(6, Timestamp.from(Instant.now()));
+            ps.setString(7, id);
+            ps.executeUpdate();
+        }
+        addKeys(c, id, List.of(node.key()));
+    }
+
     /** Adds correlation keys the incident does not hold yet. */
     public void addKeys(Connection c, String id, Collection<String> keys) throws SQLException {
         Set<String> held = new HashSet<>();

@@ -14,7 +14,11 @@ import java.util.Set;
 public final class MemoryIndex implements Correlator.Index {
 
     /** An incident as replay sees it: its subject, its correlation keys and the alerts filed under it. */
-    public record Group(String id, Subject subject, Set<String> keys, List<Alert> alerts) {}
+    public record Group(String id, Subject subject, Set<String> keys, List<Alert> alerts) {
+        Group withSubject(Subject s) {
+            return new Group(id, s, keys, alerts);
+        }
+    }
 
     private final List<Group> groups = new ArrayList<>();
 
@@ -68,6 +72,18 @@ public final class MemoryIndex implements Correlator.Index {
     @Override
     public void addKeys(String incidentId, Collection<String> keys) {
         group(incidentId).keys().addAll(keys);
+    }
+
+    @Override
+    public Subject subjectOf(String incidentId) {
+        return group(incidentId).subject();
+    }
+
+    @Override
+    public void resubject(String incidentId, Subject node) {
+        Group g = group(incidentId);
+        groups.set(groups.indexOf(g), g.withSubject(node));
+        g.keys().add(node.key());
     }
 
     private Group group(String id) {

@@ -40,7 +40,19 @@ public final class SubjectResolver {
         String podName = alert.label("pod");
         if (subject.kind() == Subject.Kind.WORKLOAD) {
             String[] kindName = subject.name().split("/", 2);
-            keys.add(About.workloadKey(subject.namespace(), normalKind(kindName[0]), kindName[1]));
+            String kind = normalKind(kindName[0]);
+            keys.add(About.workloadKey(subject.namespace(), kind, kindName[1]));
+            // A Job named by its label may be one replicated job of a JobSet: the gang is the subject.
+            if ("job".equals(kind)) {
+                String ns = subject.namespace();
+                Job job = get(() -> client.batch().v1().jobs().inNamespace(ns).withName(kindName[1]).get());
+                Owner top = job == null ? null : topOwner(job);
+                if (top != null && top.gang()) {
+                    keys.add(top.key());
+                    subject = new Subject(Subject.Kind.WORKLOAD, subject.namespace(), top.kind().toLowerCase(Locale.ROOT) + "/" + top.name());
+                    keys.add(subject.key());
+                }
+            }
         }
         if (namespace != null && podName != null) {
             keys.add(About.podKey(namespace, podName));

@@ -281,8 +281,10 @@ public final class Capture {
 
     private java.util.Optional<String> read(String ns, String pod, String container, boolean previous) {
         try {
-            var log = client.pods().inNamespace(ns).withName(pod).inContainer(container);
-            String text = (previous ? log.terminated() : log).limitBytes(LOG_MAX_BYTES).tailingLines(LOG_TAIL_LINES).getLog();
+            var log = client.pods().inNamespace(ns).withName(pod).inContainer(container).withReadyWaitTimeout(0);
+            String text = previous ? log.terminated().tailingLines(LOG_TAIL_LINES).getLog()
+                    : log.limitBytes(LOG_MAX_BYTES).tailingLines(LOG_TAIL_LINES).getLog();
+            if (text != null && text.length() > LOG_MAX_BYTES) text = text.substring(text.length() - LOG_MAX_BYTES);
             return text == null || text.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(Redactor.redact(text));
         } catch (KubernetesClientException e) {
             return java.util.Optional.empty(); // no such log (never restarted, rotated away): nothing to keep

@@ -21,7 +21,7 @@ public final class Redactor {
             new Rule(Pattern.compile("(?i)\\b(bearer|basic)\\s+[A-Za-z0-9._~+/=-]{8,}"), "$1 " + REDACTED),
             new Rule(Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://[^/\\s:@]+):[^@\\s/]+@"), "$1:" + REDACTED + "@"),
             new Rule(Pattern.compile("\\b(AKIA|ASIA)[0-9A-Z]{16}\\b"), REDACTED),
-            new Rule(Pattern.compile("\\bAIza[0-9A-Za-z_-]{35}\\b"), REDACTED),
+            new Rule(Pattern.compile("\\bAIza[0-9A-Za-z_-]{35,}"), REDACTED),
             new Rule(Pattern.compile("\\bya29\\.[0-9A-Za-z_-]+"), REDACTED),
             new Rule(Pattern.compile("\\b(gh[pousr]_[A-Za-z0-9]{20,}|xox[abpr]-[A-Za-z0-9-]{10,}|hf_[A-Za-z0-9]{20,})\\b"), REDACTED),
             new Rule(Pattern.compile("(?i)\\b([A-Za-z0-9_.-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)"

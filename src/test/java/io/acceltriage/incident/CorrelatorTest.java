@@ -51,20 +51,31 @@ class CorrelatorTest {
 
         assertEquals(1, index.groups().size(), "incidents: " + index.groups());
         assertEquals(2, index.groups().get(0).alerts().size());
-        assertEquals(Subject.pod("serve", "notebook-0"), index.groups().get(0).subject());
+        assertEquals(Subject.node("gpu-2"), index.groups().get(0).subject(), "the node alert names where to look");
     }
 
     @Test
-    void alertsAboutDifferentMembersOfAGangAndTheNodeOfOneOfThemAreOneIncidentAboutTheGang() {
+    void alertsAboutDifferentMembersOfAGangAreOneIncidentAboutTheGang() {
         MemoryIndex index = new MemoryIndex();
         index.addAll(correlator(), List.of(
                 alert("g1", Map.of("alertname", "NcclWatchdogTimeout", "namespace", "ml", "pod", "pretrain-workers-0-0")),
                 alert("g2", Map.of("alertname", "NcclWatchdogTimeout", "namespace", "ml", "pod", "pretrain-workers-0-1")),
-                alert("g3", Map.of("alertname", "GpuXidError", "node", "gpu-1", "gpu", "3", "xid", "48"))), a -> T0);
+                alert("g3", Map.of("alertname", "KubeJobFailed", "namespace", "ml", "job_name", "pretrain-workers-0"))), a -> T0);
 
         assertEquals(1, index.groups().size(), "incidents: " + index.groups());
         assertEquals(new Subject(Subject.Kind.WORKLOAD, "ml", "jobset/pretrain"), index.groups().get(0).subject());
         assertEquals(3, index.groups().get(0).alerts().size());
+    }
+
+    @Test
+    void aDeviceAlertOnTheNodeOfOneGangMemberJoinsTheGangsIncidentAndNamesTheNode() {
+        MemoryIndex index = new MemoryIndex();
+        index.addAll(correlator(), List.of(
+                alert("k1", Map.of("alertname", "NcclWatchdogTimeout", "namespace", "ml", "pod", "pretrain-workers-0-1")),
+                alert("k2", Map.of("alertname", "GpuXidError", "node", "gpu-1", "gpu", "3", "xid", "48"))), a -> T0);
+
+        assertEquals(1, index.groups().size(), "incidents: " + index.groups());
+        assertEquals(Subject.node("gpu-1"), index.groups().get(0).subject());
     }
 
     @Test
