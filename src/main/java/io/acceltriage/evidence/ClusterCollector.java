@@ -165,6 +165,12 @@ final class ClusterCollector {
             }
         }
         early.logTargets(logs);
+        // The workloads' pods (to find the nodes a gang or a Deployment spans) are listed while the owners are walked.
+        Map<String, CompletableFuture<List<Pod>>> namespacePods = new ConcurrentHashMap<>();
+        for (Pod p : pods.values()) {
+            OwnerReference c = controllerOf(p);
+            if (c != null && !"DaemonSet".equals(c.getKind())) podsIn(p.getMetadata().getNamespace(), namespacePods);
+        }
         owners.prefetch(pods.values());
 
         List<PodPlacement> placements = new ArrayList<>();
@@ -178,7 +184,7 @@ final class ClusterCollector {
         }
         observePendingAcceleratorPods(pods.keySet(), join(pending), obs);
 
-        List<Workload> workloads = workloadsOf(placements, owners);
+        List<Workload> workloads = workloadsOf(placements, owners, namespacePods);
         observeEvents(nodeName, pods.values(), workloads, join(events), obs);
         return new ClusterView(nodeName, pool, cordoned, metricNodes, obs, placements, workloads, logs, gaps);
     }
@@ -410,7 +416,12 @@ final class ClusterCollector {
         return null;
     }
 
-    private List<Workload> workloadsOf(List<PodPlacement> placements, Owners owners) {
+    private CompletableFuture<List<Pod>> podsIn(String namespace, Map<String, CompletableFuture<List<Pod>>> namespacePods) {
+        return namespacePods.computeIfAbsent(namespace, ns -> async(() -> client.pods().inNamespace(ns).list().getItems()));
+    }
+
+    private List<Workload> workloadsOf(List<PodPlacement> placements, Owners owners,
+            Map<String, CompletableFuture<List<Pod>>> namespacePods) {
         Map<String, List<String>> podsByWorkload = new LinkedHashMap<>();
         for (PodPlacement p : placements) {
             if (p.workloadRef() != null) {
@@ -418,7 +429,9 @@ final class ClusterCollector {
             }
         }
         Map<String, CompletableFuture<List<String>>> nodesByWorkload = new LinkedHashMap<>();
-        podsByWorkload.keySet().forEach(ref -> nodesByWorkload.put(ref, async(() -> nodesOf(owners.byRef(ref), owners))));
+        // Composed, not joined inside the pool: a pool thread never waits on another.
+        podsByWorkload.keySet().forEach(ref -> nodesByWorkload.put(ref, podsIn(owners.byRef(ref).namespace(), namespacePods)
+                .thenApplyAsync(inNamespace -> nodesOf(owners.byRef(ref), owners, inNamespace), executor)));
         List<Workload> out = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : podsByWorkload.entrySet()) {
             Owner top = owners.byRef(e.getKey());
@@ -430,9 +443,9 @@ final class ClusterCollector {
     }
 
     /** Nodes where any pod of the workload runs (a gang's members, a Deployment's replicas). */
-    private List<String> nodesOf(Owner top, Owners owners) {
+    private List<String> nodesOf(Owner top, Owners owners, List<Pod> namespacePods) {
         List<String> nodes = new ArrayList<>();
-        for (Pod p : client.pods().inNamespace(top.namespace()).list().getItems()) {
+        for (Pod p : namespacePods) {
             OwnerReference c = controllerOf(p);
             if (c == null || p.getSpec().getNodeName() == null) continue;
             Owner t = owners.top(top.namespace(), c);
