@@ -103,6 +103,18 @@ final class ClusterCollector {
                     nodeName = pod.getSpec().getNodeName();
                 }
             }
+        }
+        // The subject's own pods need nothing more to have their logs read and their owners walked.
+        List<LogTarget> earlyLogs = new ArrayList<>();
+        for (Pod p : focus) {
+            OwnerReference c = controllerOf(p);
+            observePod(p, knowledge.roleOf(p.getMetadata().getName(), c == null ? null : c.getKind(), c == null ? null : c.getName()),
+                    true, new ArrayList<>(), earlyLogs);
+        }
+        early.logTargets(earlyLogs);
+        CompletableFuture<Void> focusOwners = owners.prefetchAsync(List.copyOf(focus));
+        switch (subject.kind()) {
+            case NODE, POD -> { }
             case WORKLOAD -> {
                 focus.addAll(podsOfWorkload(subject, owners));
                 if (focus.isEmpty()) {
@@ -164,7 +176,8 @@ final class ClusterCollector {
                 observePending(p, obs);
             }
         }
-        early.logTargets(logs);
+        early.logTargets(logs.stream().filter(t -> !earlyLogs.contains(t)).toList());
+        join(focusOwners);
         // The workloads' pods (to find the nodes a gang or a Deployment spans) are listed while the owners are walked.
         Map<String, CompletableFuture<List<Pod>>> namespacePods = new ConcurrentHashMap<>();
         for (Pod p : pods.values()) {
@@ -468,6 +481,11 @@ final class ClusterCollector {
 
         /** Walks the owners of all pods at once: each walk is a few reads in a row. */
         void prefetch(java.util.Collection<Pod> pods) {
+            join(prefetchAsync(pods));
+        }
+
+        /** The walks, started; composed so that no pool thread waits on another. */
+        CompletableFuture<Void> prefetchAsync(java.util.Collection<Pod> pods) {
             Map<String, CompletableFuture<Owner>> walks = new LinkedHashMap<>();
             for (Pod p : pods) {
                 OwnerReference c = controllerOf(p);
@@ -475,7 +493,7 @@ final class ClusterCollector {
                 String ns = p.getMetadata().getNamespace();
                 walks.putIfAbsent(ns + "/" + c.getKind() + "/" + c.getName(), async(() -> top(ns, c)));
             }
-            walks.values().forEach(ClusterCollector::join);
+            return CompletableFuture.allOf(walks.values().toArray(CompletableFuture[]::new));
         }
 
         Owner byRef(String ref) {
