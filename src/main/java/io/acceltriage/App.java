@@ -35,6 +35,6 @@ public class App implements QuarkusApplication {
 
     @CommandLine.Command(name = "acceltriage", mixinStandardHelpOptions = true, version = "acceltriage 0.1.0",
             description = "First responder for GPU and TPU incidents on Kubernetes.",
-            subcommands = {ServeCommand.class, EvalCommand.class, AuditCommand.class})
+            subcommands = {ServeCommand.class, EvalCommand.class, AuditCommand.class, CaptureCommand.class})
     static class Commands {}
 }

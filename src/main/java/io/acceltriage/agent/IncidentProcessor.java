@@ -6,15 +6,16 @@ import io.acceltriage.audit.Actors;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;
 import io.acceltriage.evidence.Evidence;
+import io.acceltriage.incident.About;
 import io.acceltriage.incident.AlertInbox;
 import io.acceltriage.incident.AlertStatus;
+import io.acceltriage.incident.Correlation;
 import io.acceltriage.incident.Correlator;
 import io.acceltriage.incident.Incident;
 import io.acceltriage.incident.IncidentFilter;
 import io.acceltriage.incident.IncidentState;
 import io.acceltriage.incident.IncidentStore;
 import io.acceltriage.incident.StoredAlert;
-import io.acceltriage.incident.Subject;
 import io.acceltriage.metrics.ServiceMetrics;
 import io.acceltriage.notify.Escalations;
 import io.acceltriage.notify.Notice;
@@ -23,7 +24,6 @@ import io.acceltriage.store.Database;
 import io.acceltriage.store.Json;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -57,6 +57,8 @@ public class IncidentProcessor {
     private final Executor executor;
     private final Escalations escalations;
     private final ServiceMetrics metrics;
+    private final Correlation correlation;
+    private final FleetResponder fleet;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "acceltriage-triage");
         t.setDaemon(true);
@@ -65,7 +67,7 @@ public class IncidentProcessor {
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
     IncidentProcessor(AlertInbox inbox, IncidentStore incidents, Database database, AuditLog audit, Responder responder,
-            Executor executor, Escalations escalations, ServiceMetrics metrics) {
+            Executor executor, Escalations escalations, ServiceMetrics metrics, Correlation correlation, FleetResponder fleet) {
         this.inbox = inbox;
         this.incidents = incidents;
         this.database = database;
@@ -74,6 +76,8 @@ public class IncidentProcessor {
         this.executor = executor;
         this.escalations = escalations;
         this.metrics = metrics;
+        this.correlation = correlation;
+        this.fleet = fleet;
     }
 
     /** Finishes actions a crash interrupted, then drains the inbox. */
@@ -108,6 +112,7 @@ public class IncidentProcessor {
             }
             Set<String> toTriage = new LinkedHashSet<>();
             Set<String> touched = new LinkedHashSet<>();
+            correlation.expect(batch);
             for (StoredAlert a : batch) {
                 String id = file(a);
                 touched.add(id);
@@ -116,7 +121,9 @@ public class IncidentProcessor {
                 }
             }
             for (String id : toTriage) {
-                incidents.find(id).filter(i -> i.state().open()).ifPresent(this::triageSafely);
+                // A fleet incident is triaged once: its members are sampled, later storm alerts only add to its count.
+                incidents.find(id).filter(i -> i.state().open())
+                        .filter(i -> !Correlator.isFleet(i.subject()) || i.assessmentJson() == null).ifPresent(this::triageSafely);
             }
             touched.forEach(this::resolveIfAllResolved);
         }
@@ -145,31 +152,34 @@ public class IncidentProcessor {
         }
     }
 
-    /** Files an alert under the open incident of its subject, opening one when there is none. */
+    /**
+     * Files an alert under the open incident it correlates with (same node, pod, workload or gang; a
+     * storm's fleet incident), opening one when there is none. The cluster is read before the transaction.
+     */
     private String file(StoredAlert stored) {
-        Subject subject = Correlator.subjectOf(stored.alert());
+        About about = correlation.about(stored.alert(), stored.receivedAt());
         return database.inTransaction(c -> {
-            Incident incident = incidents.openFor(c, subject).orElse(null);
-            if (incident == null) {
-                incident = incidents.open(c, subject, subject.kind() == Subject.Kind.NODE ? subject.name()
-                        : Correlator.nodeOf(stored.alert()), Instant.now());
+            Correlator.Filing filing = correlation.file(c, stored.alert(), about);
+            if (filing.opened()) {
                 Map<String, Object> p = new LinkedHashMap<>();
-                p.put("subject", subject.key());
+                p.put("subject", about.subject().key());
                 p.put("firstAlert", stored.alert().name());
-                audit.append(c, incident.id(), AuditKind.INCIDENT_OPENED, Actors.AGENT, p);
+                p.put("correlationKeys", List.copyOf(about.keys()));
+                audit.append(c, filing.incidentId(), AuditKind.INCIDENT_OPENED, Actors.AGENT, p);
             }
-            inbox.file(c, stored.id(), incident.id());
-            incidents.countAlert(c, incident.id());
-            audit.append(c, incident.id(), AuditKind.ALERT_FILED, Actors.AGENT, Map.of("alertname", stored.alert().name(),
-                    "fingerprint", stored.alert().fingerprint(), "status", stored.alert().status().wireName()));
-            return incident.id();
+            inbox.file(c, stored.id(), filing.incidentId());
+            incidents.countAlert(c, filing.incidentId());
+            audit.append(c, filing.incidentId(), AuditKind.ALERT_FILED, Actors.AGENT, Map.of("alertname", stored.alert().name(),
+                    "fingerprint", stored.alert().fingerprint(), "status", stored.alert().status().wireName(),
+                    "about", about.subject().key()));
+            return filing.incidentId();
         });
     }
 
     private void triage(Incident incident) {
         long began = System.nanoTime();
         List<StoredAlert> alerts = inbox.ofIncident(incident.id());
-        Assessment a = responder.assess(incident.subject(), alerts.stream().map(StoredAlert::alert)
+        Assessment a = fleet.assess(incident.subject(), alerts.stream().map(StoredAlert::alert)
                 .filter(x -> x.status() == AlertStatus.FIRING).toList());
         database.inTransaction(c -> {
             audit.append(c, incident.id(), AuditKind.EVIDENCE_COLLECTED, Actors.AGENT, evidencePayload(a));

@@ -28,6 +28,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.Set;
 
 /**
@@ -47,13 +52,40 @@ final class ClusterCollector {
 
     private final KubernetesClient client;
     private final NodeAgents knowledge;
+    private final Executor executor;
 
-    ClusterCollector(KubernetesClient client, NodeAgents knowledge) {
+    /** What the gatherer can start before the collection ends: each read waits on the API server. */
+    interface Early {
+        /** The subject's node is known: its metrics need nothing more. */
+        void nodeKnown(String node);
+
+        /** These logs will be read whatever the owners turn out to be. */
+        void logTargets(List<LogTarget> targets);
+    }
+
+    ClusterCollector(KubernetesClient client, NodeAgents knowledge, Executor executor) {
         this.client = client;
         this.knowledge = knowledge;
+        this.executor = executor;
     }
 
     ClusterView collect(Subject subject) {
+        return collect(subject, new Early() {
+            public void nodeKnown(String node) { }
+
+            public void logTargets(List<LogTarget> targets) { }
+        });
+    }
+
+    /**
+     * Reads that do not depend on each other run at once: the events and pending pods lists from the
+     * start; the node, its DRA slices and its pods as soon as the node is known; the owners of all
+     * pods together; and the gatherer is told early what it can read beside (metrics, logs).
+     */
+    ClusterView collect(Subject subject, Early early) {
+        CompletableFuture<List<Event>> events = async(() -> client.v1().events().inAnyNamespace().list().getItems());
+        CompletableFuture<List<Pod>> pending = async(() ->
+                client.pods().inAnyNamespace().withField("status.phase", "Pending").list().getItems());
         List<Observation> obs = new ArrayList<>();
         List<Gap> gaps = new ArrayList<>();
         Owners owners = new Owners();
@@ -71,6 +103,18 @@ final class ClusterCollector {
                     nodeName = pod.getSpec().getNodeName();
                 }
             }
+        }
+        // The subject's own pods need nothing more to have their logs read and their owners walked.
+        List<LogTarget> earlyLogs = new ArrayList<>();
+        for (Pod p : focus) {
+            OwnerReference c = controllerOf(p);
+            observePod(p, knowledge.roleOf(p.getMetadata().getName(), c == null ? null : c.getKind(), c == null ? null : c.getName()),
+                    true, new ArrayList<>(), earlyLogs);
+        }
+        early.logTargets(earlyLogs);
+        CompletableFuture<Void> focusOwners = owners.prefetchAsync(List.copyOf(focus));
+        switch (subject.kind()) {
+            case NODE, POD -> { }
             case WORKLOAD -> {
                 focus.addAll(podsOfWorkload(subject, owners));
                 if (focus.isEmpty()) {
@@ -87,8 +131,14 @@ final class ClusterCollector {
         if (nodeName != null && !metricNodes.contains(nodeName)) {
             metricNodes.add(0, nodeName);
         }
+        if (nodeName != null) early.nodeKnown(nodeName);
+        final String theNode = nodeName;
+        CompletableFuture<Node> nodeRead = async(() -> theNode == null ? null : client.nodes().withName(theNode).get());
+        CompletableFuture<List<GenericKubernetesResource>> slices = async(() -> theNode == null ? List.of() : resourceSlices());
+        CompletableFuture<List<Pod>> podsOnNode = async(() -> theNode == null ? List.<Pod>of()
+                : client.pods().inAnyNamespace().withField("spec.nodeName", theNode).list().getItems());
 
-        Node node = nodeName == null ? null : client.nodes().withName(nodeName).get();
+        Node node = join(nodeRead);
         String pool = null;
         boolean cordoned = false;
         if (nodeName != null && node == null) {
@@ -98,42 +148,57 @@ final class ClusterCollector {
             pool = knowledge.poolOf(labels(node));
             cordoned = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
             observeNode(node, pool, obs);
-            observeDeviceTaints(nodeName, obs);
+            observeDeviceTaints(nodeName, join(slices), obs);
         }
 
         Map<String, Pod> pods = new LinkedHashMap<>();
         focus.forEach(p -> pods.put(ref(p), p));
-        if (nodeName != null) {
-            for (Pod p : client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems()) {
-                if (nodeName.equals(p.getSpec().getNodeName())) {
-                    pods.putIfAbsent(ref(p), p);
-                }
+        for (Pod p : join(podsOnNode)) {
+            if (nodeName != null && nodeName.equals(p.getSpec().getNodeName())) {
+                pods.putIfAbsent(ref(p), p);
             }
         }
 
-        List<PodPlacement> placements = new ArrayList<>();
+        // What a pod shows, and so which logs matter, needs only its own owner reference: the logs
+        // can be read while the owners are walked.
         List<LogTarget> logs = new ArrayList<>();
+        Map<String, PodRole> roles = new HashMap<>();
         for (Pod p : pods.values()) {
             OwnerReference controller = controllerOf(p);
             PodRole role = knowledge.roleOf(p.getMetadata().getName(), controller == null ? null : controller.getKind(),
                     controller == null ? null : controller.getName());
-            Owner top = controller == null ? null : owners.top(p.getMetadata().getNamespace(), controller);
-            int accelerators = acceleratorsRequested(p);
-            placements.add(new PodPlacement(p.getMetadata().getNamespace(), p.getMetadata().getName(),
-                    p.getSpec().getNodeName(), role, accelerators, top == null || role.nodeAgent() ? null : top.ref(),
-                    firstImage(p), controller != null));
+            roles.put(ref(p), role);
             boolean focused = focus.contains(p);
-            if (role.nodeAgent() || accelerators > 0 || focused) {
+            if (role.nodeAgent() || acceleratorsRequested(p) > 0 || focused) {
                 observePod(p, role, focused, obs, logs);
             }
             if (focused && "Pending".equals(p.getStatus().getPhase())) {
                 observePending(p, obs);
             }
         }
-        observePendingAcceleratorPods(pods.keySet(), obs);
+        early.logTargets(logs.stream().filter(t -> !earlyLogs.contains(t)).toList());
+        join(focusOwners);
+        // The workloads' pods (to find the nodes a gang or a Deployment spans) are listed while the owners are walked.
+        Map<String, CompletableFuture<List<Pod>>> namespacePods = new ConcurrentHashMap<>();
+        for (Pod p : pods.values()) {
+            OwnerReference c = controllerOf(p);
+            if (c != null && !"DaemonSet".equals(c.getKind())) podsIn(p.getMetadata().getNamespace(), namespacePods);
+        }
+        owners.prefetch(pods.values());
 
-        List<Workload> workloads = workloadsOf(placements, owners);
-        observeEvents(nodeName, pods.values(), workloads, obs);
+        List<PodPlacement> placements = new ArrayList<>();
+        for (Pod p : pods.values()) {
+            OwnerReference controller = controllerOf(p);
+            PodRole role = roles.get(ref(p));
+            Owner top = controller == null ? null : owners.top(p.getMetadata().getNamespace(), controller);
+            placements.add(new PodPlacement(p.getMetadata().getNamespace(), p.getMetadata().getName(),
+                    p.getSpec().getNodeName(), role, acceleratorsRequested(p), top == null || role.nodeAgent() ? null : top.ref(),
+                    firstImage(p), controller != null));
+        }
+        observePendingAcceleratorPods(pods.keySet(), join(pending), obs);
+
+        List<Workload> workloads = workloadsOf(placements, owners, namespacePods);
+        observeEvents(nodeName, pods.values(), workloads, join(events), obs);
         return new ClusterView(nodeName, pool, cordoned, metricNodes, obs, placements, workloads, logs, gaps);
     }
 
@@ -214,14 +279,16 @@ final class ClusterCollector {
         return "nvidia.com/gpu";
     }
 
-    @SuppressWarnings("unchecked")
-    private void observeDeviceTaints(String node, List<Observation> obs) {
-        List<GenericKubernetesResource> slices;
+    private List<GenericKubernetesResource> resourceSlices() {
         try {
-            slices = client.genericKubernetesResources(RESOURCE_SLICES).list().getItems();
+            return client.genericKubernetesResources(RESOURCE_SLICES).list().getItems();
         } catch (KubernetesClientException e) {
-            return; // DRA is not enabled on every cluster; its absence is not a gap.
+            return List.of(); // DRA is not enabled on every cluster; its absence is not a gap.
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void observeDeviceTaints(String node, List<GenericKubernetesResource> slices, List<Observation> obs) {
         for (GenericKubernetesResource slice : slices) {
             Map<String, Object> spec = (Map<String, Object>) slice.getAdditionalProperties().get("spec");
             if (spec == null || !node.equals(spec.get("nodeName")) || !(spec.get("devices") instanceof List)) {
@@ -318,9 +385,9 @@ final class ClusterCollector {
     }
 
     /** A few accelerator pods the scheduler cannot place: the symptom of capacity that went missing. */
-    private void observePendingAcceleratorPods(Set<String> seen, List<Observation> obs) {
+    private void observePendingAcceleratorPods(Set<String> seen, List<Pod> pending, List<Observation> obs) {
         int n = 0;
-        for (Pod p : client.pods().inAnyNamespace().withField("status.phase", "Pending").list().getItems()) {
+        for (Pod p : pending) {
             if (n >= MAX_PENDING) break;
             if (!"Pending".equals(p.getStatus().getPhase()) || seen.contains(ref(p)) || acceleratorsRequested(p) == 0) continue;
             int before = obs.size();
@@ -329,7 +396,7 @@ final class ClusterCollector {
         }
     }
 
-    private void observeEvents(String node, Iterable<Pod> pods, List<Workload> workloads, List<Observation> obs) {
+    private void observeEvents(String node, Iterable<Pod> pods, List<Workload> workloads, List<Event> events, List<Observation> obs) {
         Set<String> names = new LinkedHashSet<>();
         if (node != null) names.add("Node/" + node);
         for (Pod p : pods) names.add("Pod/" + p.getMetadata().getName());
@@ -337,7 +404,7 @@ final class ClusterCollector {
         for (Observation o : obs) {
             if (o.fact() instanceof Facts.PodPending pp) names.add("Pod/" + pp.pod());
         }
-        for (Event e : client.v1().events().inAnyNamespace().list().getItems()) {
+        for (Event e : events) {
             var io = e.getInvolvedObject();
             if (io == null || !names.contains(io.getKind() + "/" + io.getName())) continue;
             int count = e.getCount() == null ? 1 : e.getCount();
@@ -362,17 +429,26 @@ final class ClusterCollector {
         return null;
     }
 
-    private List<Workload> workloadsOf(List<PodPlacement> placements, Owners owners) {
+    private CompletableFuture<List<Pod>> podsIn(String namespace, Map<String, CompletableFuture<List<Pod>>> namespacePods) {
+        return namespacePods.computeIfAbsent(namespace, ns -> async(() -> client.pods().inNamespace(ns).list().getItems()));
+    }
+
+    private List<Workload> workloadsOf(List<PodPlacement> placements, Owners owners,
+            Map<String, CompletableFuture<List<Pod>>> namespacePods) {
         Map<String, List<String>> podsByWorkload = new LinkedHashMap<>();
         for (PodPlacement p : placements) {
             if (p.workloadRef() != null) {
                 podsByWorkload.computeIfAbsent(p.workloadRef(), k -> new ArrayList<>()).add(p.name());
             }
         }
+        Map<String, CompletableFuture<List<String>>> nodesByWorkload = new LinkedHashMap<>();
+        // Composed, not joined inside the pool: a pool thread never waits on another.
+        podsByWorkload.keySet().forEach(ref -> nodesByWorkload.put(ref, podsIn(owners.byRef(ref).namespace(), namespacePods)
+                .thenApplyAsync(inNamespace -> nodesOf(owners.byRef(ref), owners, inNamespace), executor)));
         List<Workload> out = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : podsByWorkload.entrySet()) {
             Owner top = owners.byRef(e.getKey());
-            List<String> nodes = new ArrayList<>(new LinkedHashSet<>(nodesOf(top, owners)));
+            List<String> nodes = new ArrayList<>(new LinkedHashSet<>(join(nodesByWorkload.get(e.getKey()))));
             out.add(new Workload(top.kind(), top.namespace(), top.name(), top.gang(), top.serving(), e.getValue(), nodes,
                     top.replicas(), top.available()));
         }
@@ -380,9 +456,9 @@ final class ClusterCollector {
     }
 
     /** Nodes where any pod of the workload runs (a gang's members, a Deployment's replicas). */
-    private List<String> nodesOf(Owner top, Owners owners) {
+    private List<String> nodesOf(Owner top, Owners owners, List<Pod> namespacePods) {
         List<String> nodes = new ArrayList<>();
-        for (Pod p : client.pods().inNamespace(top.namespace()).list().getItems()) {
+        for (Pod p : namespacePods) {
             OwnerReference c = controllerOf(p);
             if (c == null || p.getSpec().getNodeName() == null) continue;
             Owner t = owners.top(top.namespace(), c);
@@ -400,8 +476,25 @@ final class ClusterCollector {
 
     /** Walks owner references to the top-level workload, remembering what it fetched. */
     private final class Owners {
-        private final Map<String, Owner> cache = new HashMap<>();
-        private final Map<String, Owner> byRef = new HashMap<>();
+        private final Map<String, Optional<Owner>> cache = new ConcurrentHashMap<>();
+        private final Map<String, Owner> byRef = new ConcurrentHashMap<>();
+
+        /** Walks the owners of all pods at once: each walk is a few reads in a row. */
+        void prefetch(java.util.Collection<Pod> pods) {
+            join(prefetchAsync(pods));
+        }
+
+        /** The walks, started; composed so that no pool thread waits on another. */
+        CompletableFuture<Void> prefetchAsync(java.util.Collection<Pod> pods) {
+            Map<String, CompletableFuture<Owner>> walks = new LinkedHashMap<>();
+            for (Pod p : pods) {
+                OwnerReference c = controllerOf(p);
+                if (c == null) continue;
+                String ns = p.getMetadata().getNamespace();
+                walks.putIfAbsent(ns + "/" + c.getKind() + "/" + c.getName(), async(() -> top(ns, c)));
+            }
+            return CompletableFuture.allOf(walks.values().toArray(CompletableFuture[]::new));
+        }
 
         Owner byRef(String ref) {
             return byRef.get(ref);
@@ -409,9 +502,10 @@ final class ClusterCollector {
 
         Owner top(String ns, OwnerReference ref) {
             String key = ns + "/" + ref.getKind() + "/" + ref.getName();
-            if (cache.containsKey(key)) return cache.get(key);
+            Optional<Owner> known = cache.get(key);
+            if (known != null) return known.orElse(null);
             Owner owner = resolve(ns, ref, 0);
-            cache.put(key, owner);
+            cache.put(key, Optional.ofNullable(owner));
             if (owner != null) byRef.put(owner.ref(), owner);
             return owner;
         }
@@ -455,6 +549,20 @@ final class ClusterCollector {
                     ResourceDefinitionContext ctx = OwnerKinds.CUSTOM.get(kind);
                     return ctx == null ? null : client.genericKubernetesResources(ctx).inNamespace(ns).withName(name).get();
             }
+        }
+    }
+
+    private <T> CompletableFuture<T> async(java.util.function.Supplier<T> read) {
+        return CompletableFuture.supplyAsync(read, executor);
+    }
+
+    /** The result of a read started earlier; its API error surfaces here as if it had been read in line. */
+    private static <T> T join(CompletableFuture<T> f) {
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw e;
         }
     }
 

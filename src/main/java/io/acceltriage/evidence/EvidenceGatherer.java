@@ -5,6 +5,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -22,7 +25,7 @@ public final class EvidenceGatherer {
 
     public EvidenceGatherer(KubernetesClient client, MetricsSource metricsSource, Toolsets toolsets,
             SignatureCatalogue signatures, NodeAgents nodeAgents, ExecutorService executor) {
-        this.cluster = new ClusterCollector(client, nodeAgents);
+        this.cluster = new ClusterCollector(client, nodeAgents, executor);
         this.metrics = new MetricsCollector(metricsSource, toolsets);
         this.logs = new LogCollector(client, signatures);
         this.executor = executor;
@@ -32,28 +35,42 @@ public final class EvidenceGatherer {
     public EvidenceBundle gather(Subject subject, java.time.Instant at) {
         List<Gap> gaps = new ArrayList<>();
         List<String> consulted = new ArrayList<>();
+        // Metrics and logs start the moment the cluster collection knows what to read, not after it.
+        Map<String, CompletableFuture<MetricsCollector.Result>> metricsByNode = new ConcurrentHashMap<>();
+        List<CompletableFuture<LogCollector.Result>> logFutures = new CopyOnWriteArrayList<>();
+        ClusterCollector.Early early = new ClusterCollector.Early() {
+            @Override
+            public void nodeKnown(String node) {
+                metricsByNode.computeIfAbsent(node, n -> CompletableFuture.supplyAsync(() -> readMetrics(n), executor));
+            }
+
+            @Override
+            public void logTargets(List<LogTarget> targets) {
+                targets.forEach(t -> logFutures.add(CompletableFuture.supplyAsync(() -> logs.collect(t), executor)));
+            }
+        };
         // A node subject's metrics need nothing from the API server: start them at once.
-        CompletableFuture<MetricsCollector.Result> earlyMetrics = subject.kind() == Subject.Kind.NODE
-                ? CompletableFuture.supplyAsync(() -> readMetrics(subject.name()), executor) : null;
+        if (subject.kind() == Subject.Kind.NODE) {
+            early.nodeKnown(subject.name());
+        }
         ClusterView view;
         try {
-            view = cluster.collect(subject);
+            view = cluster.collect(subject, early);
         } catch (KubernetesClientException e) {
             gaps.add(new Gap(Source.CLUSTER, "Kubernetes API unavailable: HTTP " + e.getCode() + " " + e.getMessage()));
             String node = subject.kind() == Subject.Kind.NODE ? subject.name() : null;
             view = new ClusterView(node, null, false, node == null ? List.of() : List.of(node),
                     List.of(), List.of(), List.of(), List.of(), List.of());
+            logFutures.clear(); // the view that asked for them is gone: read nothing it does not name
         }
         gaps.addAll(view.gaps());
         final String node = view.node();
         List<String> metricNodes = view.metricNodes();
         List<CompletableFuture<MetricsCollector.Result>> metricFutures = new ArrayList<>();
         for (String n : metricNodes) {
-            metricFutures.add(earlyMetrics != null && n.equals(subject.name()) ? earlyMetrics
-                    : CompletableFuture.supplyAsync(() -> readMetrics(n), executor));
+            early.nodeKnown(n);
+            metricFutures.add(metricsByNode.get(n));
         }
-        List<CompletableFuture<LogCollector.Result>> logFutures = view.logTargets().stream()
-                .map(t -> CompletableFuture.supplyAsync(() -> logs.collect(t), executor)).toList();
 
         List<Observation> observations = new ArrayList<>(view.observations());
         consulted.add("cluster: " + (node == null ? "no single node" : "node " + node) + ", " + view.pods().size() + " pods, "

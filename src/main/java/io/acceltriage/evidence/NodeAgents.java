@@ -15,7 +15,7 @@ public record NodeAgents(List<String> acceleratorResources, List<String> expecte
     }
 
     /** The role of a DaemonSet-owned pod, by its name or its DaemonSet's name. */
-    PodRole roleOf(String podName, String ownerKind, String ownerName) {
+    public PodRole roleOf(String podName, String ownerKind, String ownerName) {
         if (!"DaemonSet".equals(ownerKind)) {
             return PodRole.WORKLOAD;
         }

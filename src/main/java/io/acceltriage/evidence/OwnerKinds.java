@@ -5,14 +5,14 @@ import java.util.Map;
 import java.util.Set;
 
 /** Workload kinds the collector walks up to, and which of them run as gangs (restarted only whole). */
-final class OwnerKinds {
+public final class OwnerKinds {
     private OwnerKinds() {}
 
-    static final Set<String> GANG_KINDS = Set.of("JobSet", "PyTorchJob", "LeaderWorkerSet", "MPIJob", "TFJob",
+    public static final Set<String> GANG_KINDS = Set.of("JobSet", "PyTorchJob", "LeaderWorkerSet", "MPIJob", "TFJob",
             "XGBoostJob", "JAXJob", "PaddleJob", "TrainJob", "RayJob");
 
     /** Custom resources the collector reads by name; built-in kinds go through typed clients. */
-    static final Map<String, ResourceDefinitionContext> CUSTOM = Map.of(
+    public static final Map<String, ResourceDefinitionContext> CUSTOM = Map.of(
             "JobSet", ctx("jobset.x-k8s.io", "v1alpha2", "jobsets", "JobSet"),
             "LeaderWorkerSet", ctx("leaderworkerset.x-k8s.io", "v1", "leaderworkersets", "LeaderWorkerSet"),
             "PyTorchJob", ctx("kubeflow.org", "v1", "pytorchjobs", "PyTorchJob"));

@@ -1,9 +1,23 @@
 package io.acceltriage.incident;
 
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
- * Decides what an alert is about from its labels. Device alerts name a node (dcgm-exporter's
+ * Decides which incident an alert joins. Alerts about the same node, pod, workload or gang share a
+ * correlation key and join the open incident holding it; a resolved alert follows its firing self;
+ * and when one alertname storms over many subjects (see {@link StormWindow}) its alerts join one
+ * fleet incident, {@code alert:fleet:<alertname>}, triaged once instead of node by node.
+ *
+ * <p>The same code files live alerts (against the store) and replayed scenarios (in memory): only the
+ * {@link Index} differs.
+ *
+ * <p>From labels alone ({@link #subjectOf}): device alerts name a node (dcgm-exporter's
  * {@code Hostname} is mapped to {@code node} by the shipped rules; a few common alternatives are read
  * too); workload alerts name a pod or a workload.
  */
@@ -12,7 +26,109 @@ public final class Correlator {
     private static final List<String> NODE_LABELS = List.of("node", "kubernetes_node", "Hostname", "hostname", "exported_node");
     private static final List<String> WORKLOAD_LABELS = List.of("deployment", "statefulset", "jobset", "job_name", "daemonset", "leaderworkerset");
 
-    private Correlator() {}
+    /** The open incidents correlation can join, by key. Live: the store, in a transaction; replay: memory. */
+    public interface Index {
+        /** The open incident holding any of the keys, the most recently opened first. */
+        Optional<String> find(Collection<String> keys) throws SQLException;
+
+        /** The open incident the last alert with this fingerprint was filed under. */
+        Optional<String> holding(String fingerprint) throws SQLException;
+
+        /** Opens an incident for the subject, holding the keys; returns its id. */
+        String open(Subject subject, String node, Collection<String> keys) throws SQLException;
+
+        /** Adds keys to an open incident, so later alerts about them join it too. */
+        void addKeys(String incidentId, Collection<String> keys) throws SQLException;
+
+        /** The subject of an open incident. */
+        Subject subjectOf(String incidentId) throws SQLException;
+
+        /** Makes a node the subject of an open incident (see {@link Correlator#file}). */
+        void resubject(String incidentId, Subject node) throws SQLException;
+    }
+
+    /** Where an alert went: the incident, whether filing it opened that incident, and what the alert is about. */
+    public record Filing(String incidentId, boolean opened, About about, boolean fleet) {}
+
+    private final SubjectResolver resolver;
+    private final StormWindow storms;
+
+    public Correlator(SubjectResolver resolver, StormWindow storms) {
+        this.resolver = resolver;
+        this.storms = storms;
+    }
+
+    /**
+     * Shows correlation the firing alerts about to be filed together, before any of them is: a storm
+     * is judged over everything known at filing time, so its first alerts join the fleet incident too
+     * instead of opening (and triaging) an incident per node.
+     */
+    public void expect(Alert alert, Instant at) {
+        if (alert.status() == AlertStatus.FIRING && !alert.name().isEmpty()) {
+            storms.record(alert.name(), subjectOf(alert).key(), at);
+        }
+    }
+
+    /**
+     * What an alert is about, and whether it belongs to a storm (call {@link #expect} with it first). Reads the cluster (outside any
+     * transaction); {@code at} is when the alert fired (live: when it arrived; replay: its startsAt).
+     */
+    public About about(Alert alert, Instant at) {
+        if (alert.status() == AlertStatus.RESOLVED) {
+            // A resolution follows its firing alert (see file); labels suffice when that one is gone.
+            Subject subject = subjectOf(alert);
+            return new About(subject, nodeOf(alert), Set.of(subject.key()));
+        }
+        if (!alert.name().isEmpty() && storms.storming(alert.name(), at)) {
+            Subject fleet = fleetSubject(alert.name());
+            return new About(fleet, null, Set.of(fleet.key()));
+        }
+        return resolver.resolve(alert);
+    }
+
+    /** Files the alert under the open incident sharing a key with it, opening one when there is none. */
+    public static Filing file(Alert alert, About about, Index index) throws SQLException {
+        if (alert.status() == AlertStatus.RESOLVED) {
+            Optional<String> holder = index.holding(alert.fingerprint());
+            if (holder.isPresent()) {
+                return new Filing(holder.get(), false, about, false);
+            }
+        }
+        return fileUnder(about, index, isFleet(about.subject()));
+    }
+
+    private static Filing fileUnder(About about, Index index, boolean fleet) throws SQLException {
+        Optional<String> open = index.find(about.keys());
+        if (open.isPresent()) {
+            index.addKeys(open.get(), about.keys());
+            // A node alert beside a pod's or a gang's names where the fault is: the workers of a gang time
+            // out because of one node. The incident is then about that node, which triage reads whole
+            // (its pods, their gang), and which it can fence.
+            if (about.subject().kind() == Subject.Kind.NODE && index.subjectOf(open.get()).kind() != Subject.Kind.NODE
+                    && !isFleet(index.subjectOf(open.get()))) {
+                index.resubject(open.get(), about.subject());
+            }
+            return new Filing(open.get(), false, about, fleet);
+        }
+        return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, fleet);
+    }
+
+    /** The subject of the fleet incident an alertname's storm joins. */
+    public static Subject fleetSubject(String alertname) {
+        return new Subject(Subject.Kind.ALERT, null, About.fleetKey(alertname));
+    }
+
+    /** A fleet incident's subject, as {@link #fleetSubject} makes it. */
+    public static boolean isFleet(Subject subject) {
+        return subject.kind() == Subject.Kind.ALERT && subject.name().startsWith("fleet:");
+    }
+
+    /** The distinct subjects the alerts name by their labels, in order of first mention. */
+    public static List<Subject> membersOf(Collection<Alert> alerts) {
+        Set<Subject> out = new LinkedHashSet<>();
+        alerts.forEach(a -> out.add(subjectOf(a)));
+        return List.copyOf(out);
+    }
 
     public static Subject subjectOf(Alert alert) {
         String node = nodeOf(alert);

@@ -9,6 +9,11 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -30,15 +35,6 @@ public class IncidentStore {
         return "inc-" + UUID.randomUUID().toString().substring(0, 13).replace("-", "");
     }
 
-    public Optional<Incident> openFor(Connection c, Subject subject) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS
-                + " from incidents where subject_key = ? and state <> 'RESOLVED' order by opened_at desc limit 1")) {
-            ps.setString(1, subject.key());
-            List<Incident> found = map(ps);
-            return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
-        }
-    }
-
     public Incident open(Connection c, Subject subject, String node, Instant at) throws SQLException {
         Incident incident = new Incident(newId(), subject, node, IncidentState.TRIAGING, null, null, 0, at, at, null, null, null);
         try (PreparedStatement ps = c.prepareStatement("insert into incidents (id, subject_key, subject_kind, subject_ns,"
@@ -55,7 +51,79 @@ public class IncidentStore {
             ps.setTimestamp(10, Timestamp.from(at));
             ps.executeUpdate();
         }
+        addKeys(c, incident.id(), List.of(subject.key()));
         return incident;
+    }
+
+    /** The open incident holding any of the correlation keys, the most recently opened first. */
+    public Optional<String> openHolding(Connection c, Collection<String> keys) throws SQLException {
+        if (keys.isEmpty()) return Optional.empty();
+        String marks = String.join(",", Collections.nCopies(keys.size(), "?"));
+        try (PreparedStatement ps = c.prepareStatement("select i.id from incident_keys k join incidents i on i.id = k.incident_id"
+                + " where k.correlation_key in (" + marks + ") and i.state <> 'RESOLVED' order by i.opened_at desc, i.id limit 1")) {
+            int n = 1;
+            for (String k : keys) ps.setString(n++, k);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+            }
+        }
+    }
+
+    /** The open incident the latest alert with this fingerprint was filed under. */
+    public Optional<String> openWithAlert(Connection c, String fingerprint) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select i.id from alerts a join incidents i on i.id = a.incident_id"
+                + " where a.fingerprint = ? and i.state <> 'RESOLVED' order by a.id desc limit 1")) {
+            ps.setString(1, fingerprint);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+            }
+        }
+    }
+
+    public Subject subjectOf(Connection c, String id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select subject_kind, subject_ns, subject_name from incidents where id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) throw new SQLException("incident " + id + " vanished while an alert was filed under it");
+                return new Subject(Subject.Kind.valueOf(rs.getString(1)), rs.getString(2), rs.getString(3));
+            }
+        }
+    }
+
+    /** Makes a node the incident's subject (correlation found the node at fault) and its node. */
+    public void resubject(Connection c, String id, Subject node) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update incidents set subject_key = ?, subject_kind = ?, subject_ns = ?,"
+                + " subject_name = ?, node = ?, updated_at = ? where id = ?")) {
+            ps.setString(1, node.key());
+            ps.setString(2, node.kind().name());
+            ps.setString(3, node.namespace());
+            ps.setString(4, node.name());
+            ps.setString(5, node.name());
+            ps.setTimestamp(6, Timestamp.from(Instant.now()));
+            ps.setString(7, id);
+            ps.executeUpdate();
+        }
+        addKeys(c, id, List.of(node.key()));
+    }
+
+    /** Adds correlation keys the incident does not hold yet. */
+    public void addKeys(Connection c, String id, Collection<String> keys) throws SQLException {
+        Set<String> held = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("select correlation_key from incident_keys where incident_id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) held.add(rs.getString(1));
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("insert into incident_keys (incident_id, correlation_key) values (?, ?)")) {
+            for (String k : new LinkedHashSet<>(keys)) {
+                if (held.contains(k)) continue;
+                ps.setString(1, id);
+                ps.setString(2, k);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
     }
 
     public void countAlert(Connection c, String id) throws SQLException {

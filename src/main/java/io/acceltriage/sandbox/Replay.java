@@ -7,7 +7,11 @@ import io.acceltriage.agent.ResponderFactory;
 import io.acceltriage.agent.llm.ModelAgent;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.incident.Alert;
+import io.acceltriage.agent.FleetResponder;
 import io.acceltriage.incident.Correlator;
+import io.acceltriage.incident.MemoryIndex;
+import io.acceltriage.incident.StormWindow;
+import io.acceltriage.incident.SubjectResolver;
 import io.acceltriage.incident.Subject;
 import io.acceltriage.ingest.AlertmanagerPayloads;
 import io.acceltriage.policy.Policy;
@@ -15,6 +19,7 @@ import io.acceltriage.store.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -110,16 +115,19 @@ public final class Replay {
                 s.spec().logs().forEach((key, text) -> putLog(server, key, text));
             }
             Responder responder = factory.build(server.client(), new RecordedMetrics(s.spec().metrics()), policy, agent);
-            List<Alert> alerts = alertsOf(s);
+            FleetResponder fleet = new FleetResponder(responder, server.client(), factory.nodeAgents());
+            // The live correlation, over the scenario's world: its alerts form the incidents production would open.
+            Correlator correlator = new Correlator(new SubjectResolver(server.client()), StormWindow.defaults());
+            MemoryIndex incidents = new MemoryIndex();
+            incidents.addAll(correlator, alertsOf(s), a -> a.startsAt() == null ? Instant.now() : a.startsAt());
             Map<Subject, List<Alert>> bySubject = new LinkedHashMap<>();
-            for (Alert a : alerts) {
-                bySubject.computeIfAbsent(Correlator.subjectOf(a), k -> new ArrayList<>()).add(a);
-            }
+            incidents.groups().forEach(g -> bySubject.put(g.subject(), g.alerts()));
             if (s.spec().ask() != null) {
-                subjectOfQuestion(s).ifPresent(subject -> bySubject.putIfAbsent(subject, List.of()));
+                subjectOfQuestion(s).filter(q -> incidents.find(List.of(q.key())).isEmpty())
+                        .ifPresent(subject -> bySubject.putIfAbsent(subject, List.of()));
             }
             List<Assessment> assessments = new ArrayList<>();
-            bySubject.forEach((subject, as) -> assessments.add(responder.assess(subject, as)));
+            bySubject.forEach((subject, as) -> assessments.add(fleet.assess(subject, as)));
             return new Outcome(overallFamily(assessments), assessments);
         }
     }

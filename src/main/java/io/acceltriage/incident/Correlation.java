@@ -1,0 +1,76 @@
+package io.acceltriage.incident;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Live correlation: the {@link Correlator} configured from {@code acceltriage.correlation.*}, reading
+ * the live cluster, and filing into the incident store. {@link #about} reads the cluster and must run
+ * outside a transaction; {@link #file} runs inside the caller's.
+ */
+@Singleton
+public class Correlation {
+
+    private final Correlator correlator;
+    private final IncidentStore incidents;
+
+    Correlation(KubernetesClient client, IncidentStore incidents,
+            @ConfigProperty(name = "acceltriage.correlation.storm-threshold", defaultValue = "10") int stormThreshold,
+            @ConfigProperty(name = "acceltriage.correlation.storm-window", defaultValue = "60s") Duration stormWindow) {
+        this.correlator = new Correlator(new SubjectResolver(client), new StormWindow(stormThreshold, stormWindow));
+        this.incidents = incidents;
+    }
+
+    /** Announces a batch of stored alerts about to be filed (see {@link Correlator#expect}). */
+    public void expect(List<StoredAlert> batch) {
+        batch.forEach(s -> correlator.expect(s.alert(), s.receivedAt()));
+    }
+
+    public About about(Alert alert, Instant at) {
+        return correlator.about(alert, at);
+    }
+
+    public Correlator.Filing file(Connection c, Alert alert, About about) throws SQLException {
+        return Correlator.file(alert, about, new Correlator.Index() {
+            @Override
+            public Optional<String> find(Collection<String> keys) throws SQLException {
+                return incidents.openHolding(c, keys);
+            }
+
+            @Override
+            public Optional<String> holding(String fingerprint) throws SQLException {
+                return incidents.openWithAlert(c, fingerprint);
+            }
+
+            @Override
+            public String open(Subject subject, String node, Collection<String> keys) throws SQLException {
+                String id = incidents.open(c, subject, node, Instant.now()).id();
+                incidents.addKeys(c, id, keys);
+                return id;
+            }
+
+            @Override
+            public void addKeys(String incidentId, Collection<String> keys) throws SQLException {
+                incidents.addKeys(c, incidentId, keys);
+            }
+
+            @Override
+            public Subject subjectOf(String incidentId) throws SQLException {
+                return incidents.subjectOf(c, incidentId);
+            }
+
+            @Override
+            public void resubject(String incidentId, Subject node) throws SQLException {
+                incidents.resubject(c, incidentId, node);
+            }
+        });
+    }
+}
