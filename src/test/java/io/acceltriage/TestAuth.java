@@ -24,6 +24,12 @@ public final class TestAuth {
         RestAssured.requestSpecification = bearer(ADMIN);
     }
 
+    /** As {@link #asAdmin()}, signed in as the test policy's approver ("test-approver"). */
+    public static void asApprover() {
+        RestAssured.config = RestAssured.config().headerConfig(HeaderConfig.headerConfig().overwriteHeadersWithName("Authorization"));
+        RestAssured.requestSpecification = bearer(APPROVER);
+    }
+
     /** Back to sending nothing, for the tests that follow (REST Assured's defaults are global). */
     public static void signOut() {
         RestAssured.requestSpecification = null;

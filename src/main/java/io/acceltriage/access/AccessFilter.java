@@ -32,7 +32,8 @@ class AccessFilter {
         this.refusals = refusals;
     }
 
-    @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
+    // Pre-matching: credentials are checked before routing, so no route (not even a 404 or a 415) answers first.
+    @ServerRequestFilter(preMatching = true, priority = Priorities.AUTHENTICATION)
     public Optional<Response> check(ContainerRequestContext ctx, HttpServerRequest http) {
         String method = ctx.getMethod();
         String path = normalise(ctx.getUriInfo().getPath());

@@ -146,7 +146,7 @@ public final class FleetResponder {
                 + "Evidence: " + String.join("; ", items.stream().filter(e -> ids.contains(e.id())).limit(6)
                         .map(e -> "[" + e.id() + "] " + e.summary()).toList())
                 + ". No node actions: a fleet-wide pattern goes to a person. Needs a person: " + escalation.get(0);
-        return new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, List.of(), escalation, summary);
+        return new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, List.of(), escalation, summary, null);
     }
 
     /** First, middle and last member: a storm's edges and its bulk. */

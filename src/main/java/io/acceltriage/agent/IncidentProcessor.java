@@ -24,6 +24,7 @@ import io.acceltriage.store.Database;
 import io.acceltriage.store.Json;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -36,8 +36,11 @@ public class ActionsResource {
     private final Approvals approvals;
     private final PolicySource policy;
     private final AuditLog audit;
+    private final io.acceltriage.access.CurrentUser who;
 
-    ActionsResource(Executor executor, Approvals approvals, PolicySource policy, AuditLog audit) {
+    ActionsResource(Executor executor, Approvals approvals, PolicySource policy, AuditLog audit,
+            io.acceltriage.access.CurrentUser who) {
+        this.who = who;
         this.executor = executor;
         this.approvals = approvals;
         this.policy = policy;
@@ -68,39 +71,57 @@ public class ActionsResource {
         return executor.find(id).map(r -> Response.ok(view(r)).build()).orElseGet(() -> error(404, "no action " + id));
     }
 
+    /**
+     * Who decides: the signed-in person, never a name taken on trust from the body. A body may name
+     * the approver only to confirm it; naming someone else is refused (null).
+     */
+    private String decider(DecisionBody body) {
+        String me = who.isSignedIn() ? who.getName() : null;
+        String claimed = body == null || body.approver() == null || body.approver().isBlank() ? null : body.approver();
+        if (me == null) return claimed;
+        return claimed == null || claimed.equals(me) ? me : null;
+    }
+
+    private String impersonation(DecisionBody body) {
+        return "you are signed in as " + who.getName() + " and may not decide as " + (body == null ? "someone else" : body.approver());
+    }
+
     @POST
     @Path("{id}/approve")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response approve(@PathParam("id") String id, DecisionBody body) {
-        if (body == null || body.approver() == null || body.approver().isBlank()) {
-            return error(400, "name the approver: {\"approver\": \"...\"}");
+        String approver = decider(body);
+        if (approver == null) {
+            return error(403, impersonation(body));
         }
-        return answer(approvals.approve(id, body.approver()));
+        return answer(approvals.approve(id, approver));
     }
 
     @POST
     @Path("{id}/reject")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response reject(@PathParam("id") String id, DecisionBody body) {
-        if (body == null || body.approver() == null || body.approver().isBlank()) {
-            return error(400, "name the approver: {\"approver\": \"...\", \"reason\": \"...\"}");
+        String approver = decider(body);
+        if (approver == null) {
+            return error(403, impersonation(body));
         }
-        return answer(approvals.reject(id, body.approver(), body.reason()));
+        return answer(approvals.reject(id, approver, body == null ? null : body.reason()));
     }
 
     @POST
     @Path("{id}/undo")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response undo(@PathParam("id") String id, DecisionBody body) {
-        if (body == null || body.approver() == null || body.approver().isBlank()) {
-            return error(400, "name who undoes it: {\"approver\": \"...\"}");
+        String approver = decider(body);
+        if (approver == null) {
+            return error(403, impersonation(body));
         }
-        if (!policy.current().approversOrEmpty().contains(body.approver())) {
-            refuse(body.approver(), "undo " + id);
-            return error(403, body.approver() + " is not among the policy's approvers, who alone may undo actions");
+        if (!policy.current().approversOrEmpty().contains(approver)) {
+            refuse(approver, "undo " + id);
+            return error(403, approver + " is not among the policy's approvers, who alone may undo actions");
         }
         try {
-            return Response.ok(view(executor.undo(id, body.approver()))).build();
+            return Response.ok(view(executor.undo(id, approver))).build();
         } catch (IllegalArgumentException e) {
             return error(404, e.getMessage());
         } catch (IllegalStateException e) {

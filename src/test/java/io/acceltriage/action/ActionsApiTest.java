@@ -1,6 +1,7 @@
 package io.acceltriage.action;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.startsWith;
@@ -28,6 +29,16 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class ActionsApiTest {
 
+    @org.junit.jupiter.api.BeforeEach
+    void signInForTheApi() {
+        io.acceltriage.TestAuth.asApprover();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void signOutOfTheApi() {
+        io.acceltriage.TestAuth.signOut();
+    }
+
     @Inject
     Executor executor;
 
@@ -52,9 +63,13 @@ class ActionsApiTest {
         given().queryParam("status", "awaiting_approval").get("/api/v1/actions").then().statusCode(200)
                 .body("items.id", hasItem(r.id()));
 
-        decide(r.id(), "approve", "mallory").then().statusCode(403)
-                .body("error", startsWith("sorry, mallory is not among the approvers of policy test-default"));
-        given().queryParam("kind", "access.denied").get("/api/v1/audit").then().body("items.actor", hasItem("mallory"));
+        // Nobody decides in someone else's name: the approver is whoever is signed in.
+        decide(r.id(), "approve", "mallory").then().statusCode(403).body("error", containsString("may not decide as mallory"));
+        // An admin of the service is still not an approver of the policy.
+        given().spec(io.acceltriage.TestAuth.bearer(io.acceltriage.TestAuth.ADMIN)).contentType("application/json").body("{}")
+                .post("/api/v1/actions/" + r.id() + "/approve").then().statusCode(403)
+                .body("error", startsWith("sorry, test-admin is not among the approvers of policy test-default"));
+        given().queryParam("kind", "access.denied").get("/api/v1/audit").then().body("items.actor", hasItem("test-admin"));
 
         decide(r.id(), "approve", "test-approver").then().statusCode(200).body("status", equalTo("succeeded"));
         given().get("/api/v1/sandbox/nodes").then().body("find { it.name == 'gpu-h100-11' }.cordoned", equalTo(true));
@@ -75,7 +90,7 @@ class ActionsApiTest {
         given().get("/api/v1/sandbox/nodes").then().body("find { it.name == 'gpu-h100-12' }.cordoned", equalTo(false));
 
         decide("act-nope", "approve", "test-approver").then().statusCode(404);
-        given().contentType("application/json").body("{}").post("/api/v1/actions/" + r.id() + "/approve").then().statusCode(400);
+        given().contentType("application/json").body("{not json").post("/api/v1/actions/" + r.id() + "/approve").then().statusCode(400);
         given().queryParam("status", "bogus").get("/api/v1/actions").then().statusCode(400);
         given().queryParam("kind", "approval").get("/api/v1/audit").then().body("items.actor", hasItem("test-approver"));
     }

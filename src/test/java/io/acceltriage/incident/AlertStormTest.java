@@ -35,6 +35,16 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class AlertStormTest {
 
+    @org.junit.jupiter.api.BeforeEach
+    void signInForTheApi() {
+        io.acceltriage.TestAuth.asAdmin();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void signOutOfTheApi() {
+        io.acceltriage.TestAuth.signOut();
+    }
+
     private static final int NODES = 32;
     private static final int ALERTS_PER_NODE = 10;
 

@@ -42,6 +42,16 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class ModelAgentTest {
 
+    @org.junit.jupiter.api.BeforeEach
+    void signInForTheApi() {
+        io.acceltriage.TestAuth.asAdmin();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void signOutOfTheApi() {
+        io.acceltriage.TestAuth.signOut();
+    }
+
     private static final Path SCENARIO = Path.of("src/test/resources/scenarios/injection-prompt-beside-xid79.yaml");
     private static final String NODE = "h100-sv-05";
     private static final String CRASHED = "inference/chat-qwen-72b-5866dd899b-kptzl/vllm#previous";
