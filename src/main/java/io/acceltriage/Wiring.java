@@ -160,8 +160,8 @@ class Wiring {
 
     @Produces
     @Singleton
-    PolicyApprovals approvals(Executor executor, PolicySource policy, Breaker breaker) {
-        return new PolicyApprovals(executor, policy::current, breaker, Clock.systemUTC());
+    PolicyApprovals approvals(Executor executor, PolicySource policy, Breaker breaker, io.acceltriage.metrics.ServiceMetrics metrics) {
+        return new PolicyApprovals(executor, policy::current, breaker, Clock.systemUTC(), metrics::approval);
     }
 
     private static String hostname() {

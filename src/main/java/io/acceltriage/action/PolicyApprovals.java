@@ -23,8 +23,16 @@ public final class PolicyApprovals implements Approvals {
     private final Supplier<Policy> policy;
     private final Breaker breaker;
     private final Clock clock;
+    private final java.util.function.Consumer<String> outcomes;
 
     public PolicyApprovals(Executor executor, Supplier<Policy> policy, Breaker breaker, Clock clock) {
+        this(executor, policy, breaker, clock, outcome -> { });
+    }
+
+    /** {@code outcomes} hears "approved", "rejected" or "refused" for every decision, for the service's metrics. */
+    public PolicyApprovals(Executor executor, Supplier<Policy> policy, Breaker breaker, Clock clock,
+            java.util.function.Consumer<String> outcomes) {
+        this.outcomes = outcomes;
         this.executor = executor;
         this.policy = policy;
         this.breaker = breaker;
@@ -33,6 +41,19 @@ public final class PolicyApprovals implements Approvals {
 
     @Override
     public Result approve(String actionId, String approver) {
+        Result r = approveOnce(actionId, approver);
+        outcomes.accept(r.accepted() ? "approved" : "refused");
+        return r;
+    }
+
+    @Override
+    public Result reject(String actionId, String approver, String reason) {
+        Result r = rejectOnce(actionId, approver, reason);
+        outcomes.accept(r.accepted() ? "rejected" : "refused");
+        return r;
+    }
+
+    private Result approveOnce(String actionId, String approver) {
         Optional<Result> refused = screen(actionId, approver, "approve");
         if (refused.isPresent()) return refused.get();
         ActionRecord r = executor.find(actionId).orElseThrow();
@@ -71,8 +92,7 @@ public final class PolicyApprovals implements Approvals {
         return new Result(true, actionId, done.status(), "approved and " + done.status().name().toLowerCase() + ": " + done.detail());
     }
 
-    @Override
-    public Result reject(String actionId, String approver, String reason) {
+    private Result rejectOnce(String actionId, String approver, String reason) {
         Optional<Result> refused = screen(actionId, approver, "reject");
         if (refused.isPresent()) return refused.get();
         ActionRecord r = executor.find(actionId).orElseThrow();

@@ -22,13 +22,19 @@ class MetricsResource {
     private static final PrometheusTextFormatWriter WRITER = PrometheusTextFormatWriter.create();
 
     private final ServiceMetrics metrics;
+    private final jakarta.enterprise.inject.Instance<io.acceltriage.policy.CircuitBreakerControl> breaker;
 
-    MetricsResource(ServiceMetrics metrics) {
+    MetricsResource(ServiceMetrics metrics, jakarta.enterprise.inject.Instance<io.acceltriage.policy.CircuitBreakerControl> breaker) {
         this.metrics = metrics;
+        this.breaker = breaker;
     }
 
     @GET
     public Response scrape() {
+        // The breaker's state lives in the store (a person may reset it on another replica): read it per scrape.
+        if (breaker.isResolvable()) {
+            metrics.circuitBreaker(breaker.get().tripped());
+        }
         MetricSnapshots snapshots = metrics.registry().scrape();
         ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
         try {
