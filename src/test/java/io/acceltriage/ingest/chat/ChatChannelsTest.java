@@ -116,21 +116,40 @@ class ChatChannelsTest {
     // ---- Slack: buttons ----
 
     @Test
-    void anApproveButtonFromSomeoneThePolicyDoesNotNameIsPolitelyRefused() {
-        slack("/api/v1/slack/interactions", click("U0STRANGER", "approve", "act-0001", "click-stranger"), FORM, now(),
+    void anApproveButtonRunsThePendingActionForANamedApproverAndNotForAnyoneElse() {
+        // A real pending action: cordon a sandbox node, waiting for a person.
+        String action = "act-slackpend1";
+        String incident = "inc-chat-slack-approve";
+        database.inTransaction(c -> {
+            try (var ps = c.prepareStatement("insert into actions (id, idempotency_key, incident_id, kind, target, decision,"
+                    + " status, dry_run, detail, created_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?)")) {
+                java.sql.Timestamp now = java.sql.Timestamp.from(Instant.now());
+                Object[] v = {action, incident + "|cordon-node:gpu-h100-08", incident, "cordon-node", "gpu-h100-08", "approve",
+                        "AWAITING_APPROVAL", false, "cordon-node needs a person's approval", now, now};
+                for (int i = 0; i < v.length; i++) ps.setObject(i + 1, v[i]);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+        slack("/api/v1/slack/interactions", click("U0STRANGER", "approve", action, "click-stranger"), FORM, now(),
                 ChatTestProfile.SLACK_SECRET, null).then().statusCode(200);
-        slack("/api/v1/slack/interactions", click(ChatTestProfile.SLACK_APPROVER, "approve", "act-0001", "click-approver"),
-                FORM, now(), ChatTestProfile.SLACK_SECRET, null).then().statusCode(200);
-        for (Response wrong : wronglySigned("/api/v1/slack/interactions",
-                click(ChatTestProfile.SLACK_APPROVER, "approve", "act-0001", "click-forged"), FORM)) {
-            wrong.then().statusCode(401);
-        }
-
         String refused = awaitOne("/slack/response/click-stranger", r -> true).json().path("text").asText();
         assertTrue(refused.contains("only the people the policy names as approvers may approve"), refused);
+        assertEquals("AWAITING_APPROVAL", actionStatus(action), "a stranger's click changes nothing");
+
+        for (Response wrong : wronglySigned("/api/v1/slack/interactions",
+                click(ChatTestProfile.SLACK_APPROVER, "approve", action, "click-forged"), FORM)) {
+            wrong.then().statusCode(401);
+        }
+        assertEquals("AWAITING_APPROVAL", actionStatus(action), "a forged click changes nothing");
+
+        slack("/api/v1/slack/interactions", click(ChatTestProfile.SLACK_APPROVER, "approve", action, "click-approver"),
+                FORM, now(), ChatTestProfile.SLACK_SECRET, null).then().statusCode(200);
         String approver = awaitOne("/slack/response/click-approver", r -> true).json().path("text").asText();
         assertFalse(approver.contains("only the people"), approver);
-        assertTrue(approver.contains(Conversation.NO_APPROVALS) || approver.contains("act-0001"), approver);
+        assertEquals("SUCCEEDED", actionStatus(action), "the named approver's click ran the cordon: " + approver);
+        assertTrue(Boolean.TRUE.equals(cluster.nodes().withName("gpu-h100-08").get().getSpec().getUnschedulable()),
+                "gpu-h100-08 is cordoned in the cluster");
         assertTrue(audit(null, AuditKind.ACCESS_DENIED).stream().anyMatch(a -> a.actor().equals("U0STRANGER")),
                 "the refusal is audited");
         sleep(500);
@@ -338,7 +357,21 @@ class ChatChannelsTest {
                 "no secret in the audit log");
     }
 
+    @Inject
+    io.fabric8.kubernetes.client.KubernetesClient cluster;
+
     // ---- helpers ----
+
+    String actionStatus(String id) {
+        return database.read(c -> {
+            try (var ps = c.prepareStatement("select status from actions where id = ?")) {
+                ps.setString(1, id);
+                try (var rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getString(1) : null;
+                }
+            }
+        });
+    }
 
     static Notice notice(String id, String event, List<String> todo) {
         return new Notice(id, event, "node:gpu-h100-11", "device", 0.92, "DEVICE fault on node:gpu-h100-11 (confidence 0.92).",
