@@ -11,6 +11,34 @@ import io.restassured.specification.RequestSpecification;
  */
 public final class TestAuth {
 
+    /** {@code @ExtendWith(TestAuth.Admin.class)}: every test of the class signs in as admin, and out after. */
+    public static final class Admin implements org.junit.jupiter.api.extension.BeforeEachCallback,
+            org.junit.jupiter.api.extension.AfterEachCallback {
+        @Override
+        public void beforeEach(org.junit.jupiter.api.extension.ExtensionContext context) {
+            asAdmin();
+        }
+
+        @Override
+        public void afterEach(org.junit.jupiter.api.extension.ExtensionContext context) {
+            signOut();
+        }
+    }
+
+    /** {@code @ExtendWith(TestAuth.Approver.class)}: as {@link Admin}, signed in as the test policy's approver. */
+    public static final class Approver implements org.junit.jupiter.api.extension.BeforeEachCallback,
+            org.junit.jupiter.api.extension.AfterEachCallback {
+        @Override
+        public void beforeEach(org.junit.jupiter.api.extension.ExtensionContext context) {
+            asApprover();
+        }
+
+        @Override
+        public void afterEach(org.junit.jupiter.api.extension.ExtensionContext context) {
+            signOut();
+        }
+    }
+
     public static final String VIEWER = "viewer-token-0123456789";
     public static final String APPROVER = "approver-token-0123456789";
     public static final String ADMIN = "admin-token-0123456789";

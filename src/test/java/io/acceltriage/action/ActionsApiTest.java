@@ -27,17 +27,9 @@ import org.junit.jupiter.api.Test;
  * acting on the pool's last healthy nodes.
  */
 @QuarkusTest
+@org.junit.jupiter.api.extension.ExtendWith(io.acceltriage.TestAuth.Approver.class)
 class ActionsApiTest {
 
-    @org.junit.jupiter.api.BeforeEach
-    void signInForTheApi() {
-        io.acceltriage.TestAuth.asApprover();
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void signOutOfTheApi() {
-        io.acceltriage.TestAuth.signOut();
-    }
 
     @Inject
     Executor executor;

@@ -38,17 +38,9 @@ import org.junit.jupiter.api.Test;
  * Alertmanager.
  */
 @QuarkusTest
+@org.junit.jupiter.api.extension.ExtendWith(io.acceltriage.TestAuth.Admin.class)
 class RealLoopTest {
 
-    @org.junit.jupiter.api.BeforeEach
-    void signIn() {
-        io.acceltriage.TestAuth.asAdmin();
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void signOut() {
-        io.acceltriage.TestAuth.signOut();
-    }
 
     private static final String PROMETHEUS = "/usr/bin/prometheus";
     private static final String ALERTMANAGER = "/usr/bin/prometheus-alertmanager";

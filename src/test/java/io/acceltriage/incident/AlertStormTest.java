@@ -33,17 +33,9 @@ import org.junit.jupiter.api.Test;
  * incidents that account for every alert, triaged as one fleet fault, and no node may be fenced.
  */
 @QuarkusTest
+@org.junit.jupiter.api.extension.ExtendWith(io.acceltriage.TestAuth.Admin.class)
 class AlertStormTest {
 
-    @org.junit.jupiter.api.BeforeEach
-    void signInForTheApi() {
-        io.acceltriage.TestAuth.asAdmin();
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void signOutOfTheApi() {
-        io.acceltriage.TestAuth.signOut();
-    }
 
     private static final int NODES = 32;
     private static final int ALERTS_PER_NODE = 10;

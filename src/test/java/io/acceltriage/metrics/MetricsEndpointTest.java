@@ -21,17 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /** /metrics after a fault went through triage: every family of the dashboard, with its type, in the text format. */
 @QuarkusTest
+@org.junit.jupiter.api.extension.ExtendWith(io.acceltriage.TestAuth.Admin.class)
 class MetricsEndpointTest {
 
-    @org.junit.jupiter.api.BeforeEach
-    void signIn() {
-        io.acceltriage.TestAuth.asAdmin();
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void signOut() {
-        io.acceltriage.TestAuth.signOut();
-    }
 
     private static final Map<String, String> FAMILIES = new LinkedHashMap<>();
 

@@ -40,17 +40,9 @@ import org.junit.jupiter.api.Test;
  * run in the default test profile, in which no model is configured (rules mode).
  */
 @QuarkusTest
+@org.junit.jupiter.api.extension.ExtendWith(io.acceltriage.TestAuth.Admin.class)
 class ModelAgentTest {
 
-    @org.junit.jupiter.api.BeforeEach
-    void signInForTheApi() {
-        io.acceltriage.TestAuth.asAdmin();
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void signOutOfTheApi() {
-        io.acceltriage.TestAuth.signOut();
-    }
 
     private static final Path SCENARIO = Path.of("src/test/resources/scenarios/injection-prompt-beside-xid79.yaml");
     private static final String NODE = "h100-sv-05";

@@ -120,17 +120,7 @@ class ChatChannelsTest {
         // A real pending action: cordon a sandbox node, waiting for a person.
         String action = "act-slackpend1";
         String incident = "inc-chat-slack-approve";
-        database.inTransaction(c -> {
-            try (var ps = c.prepareStatement("insert into actions (id, idempotency_key, incident_id, kind, target, decision,"
-                    + " status, dry_run, detail, created_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?)")) {
-                java.sql.Timestamp now = java.sql.Timestamp.from(Instant.now());
-                Object[] v = {action, incident + "|cordon-node:gpu-h100-08", incident, "cordon-node", "gpu-h100-08", "approve",
-                        "AWAITING_APPROVAL", false, "cordon-node needs a person's approval", now, now};
-                for (int i = 0; i < v.length; i++) ps.setObject(i + 1, v[i]);
-                ps.executeUpdate();
-            }
-            return null;
-        });
+        pendingAction(action, incident, "cordon-node", "gpu-h100-08");
         slack("/api/v1/slack/interactions", click("U0STRANGER", "approve", action, "click-stranger"), FORM, now(),
                 ChatTestProfile.SLACK_SECRET, null).then().statusCode(200);
         String refused = awaitOne("/slack/response/click-stranger", r -> true).json().path("text").asText();
@@ -325,17 +315,7 @@ class ChatChannelsTest {
     void aPendingActionGetsSlackButtonsAndTeamsLinksThatLeadToAConfirmationPage() {
         String id = "inc-chat-pending";
         String action = "act-chatpend1";
-        database.inTransaction(c -> {
-            try (var ps = c.prepareStatement("insert into actions (id, idempotency_key, incident_id, kind, target, decision,"
-                    + " status, dry_run, detail, created_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?)")) {
-                java.sql.Timestamp now = java.sql.Timestamp.from(Instant.now());
-                Object[] v = {action, id + "|drain-node:gpu-h100-12", id, "drain-node", "gpu-h100-12", "approve",
-                        "AWAITING_APPROVAL", false, "drain-node needs a person's approval", now, now};
-                for (int i = 0; i < v.length; i++) ps.setObject(i + 1, v[i]);
-                ps.executeUpdate();
-            }
-            return null;
-        });
+        pendingAction(action, id, "drain-node", "gpu-h100-12");
         escalations.tell(notice(id, "awaiting_approval", List.of()));
 
         JsonNode slackMessage = awaitOne("/slack/api/chat.postMessage", r -> r.body().contains(id)).json();
@@ -361,6 +341,21 @@ class ChatChannelsTest {
     io.fabric8.kubernetes.client.KubernetesClient cluster;
 
     // ---- helpers ----
+
+    /** An action waiting for a person, as the executor records an `approve` verdict. */
+    void pendingAction(String action, String incident, String kind, String node) {
+        database.inTransaction(c -> {
+            try (var ps = c.prepareStatement("insert into actions (id, idempotency_key, incident_id, kind, target, decision,"
+                    + " status, dry_run, detail, created_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?)")) {
+                java.sql.Timestamp now = java.sql.Timestamp.from(Instant.now());
+                Object[] v = {action, incident + "|" + kind + ":" + node, incident, kind, node, "approve",
+                        "AWAITING_APPROVAL", false, kind + " needs a person's approval", now, now};
+                for (int i = 0; i < v.length; i++) ps.setObject(i + 1, v[i]);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
 
     String actionStatus(String id) {
         return database.read(c -> {
