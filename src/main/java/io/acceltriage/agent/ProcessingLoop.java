@@ -25,7 +25,14 @@ class ProcessingLoop {
     }
 
     void onStart(@Observes StartupEvent event) {
-        if (enabled) processor.get().recover();
+        if (enabled) {
+            // Off the start-up thread: recovery needs the cluster (the sandbox seeds in the background) and
+            // the store; the HTTP listener must not wait for them. Alerts that arrive meanwhile are stored
+            // and picked up by the same worker.
+            Thread recovery = new Thread(() -> processor.get().recover(), "acceltriage-recovery");
+            recovery.setDaemon(true);
+            recovery.start();
+        }
     }
 
     void onAlerts(@Observes AlertsArrived event) {
