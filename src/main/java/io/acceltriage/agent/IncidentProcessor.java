@@ -54,7 +54,6 @@ public class IncidentProcessor {
     private final IncidentStore incidents;
     private final Database database;
     private final AuditLog audit;
-    private final Responder responder;
     private final Executor executor;
     private final Escalations escalations;
     private final ServiceMetrics metrics;
@@ -67,13 +66,12 @@ public class IncidentProcessor {
     });
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
-    IncidentProcessor(AlertInbox inbox, IncidentStore incidents, Database database, AuditLog audit, Responder responder,
+    IncidentProcessor(AlertInbox inbox, IncidentStore incidents, Database database, AuditLog audit,
             Executor executor, Escalations escalations, ServiceMetrics metrics, Correlation correlation, FleetResponder fleet) {
         this.inbox = inbox;
         this.incidents = incidents;
         this.database = database;
         this.audit = audit;
-        this.responder = responder;
         this.executor = executor;
         this.escalations = escalations;
         this.metrics = metrics;

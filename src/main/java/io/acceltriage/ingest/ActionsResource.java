@@ -82,40 +82,38 @@ public class ActionsResource {
         return claimed == null || claimed.equals(me) ? me : null;
     }
 
-    private String impersonation(DecisionBody body) {
-        return "you are signed in as " + who.getName() + " and may not decide as " + (body == null ? "someone else" : body.approver());
+    /** Runs a decision as the signed-in person, or refuses one made in someone else's name. */
+    private Response asDecider(DecisionBody body, java.util.function.Function<String, Response> decision) {
+        String approver = decider(body);
+        if (approver == null) {
+            return error(403, "you are signed in as " + who.getName() + " and may not decide as "
+                    + (body == null ? "someone else" : body.approver()));
+        }
+        return decision.apply(approver);
     }
 
     @POST
     @Path("{id}/approve")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response approve(@PathParam("id") String id, DecisionBody body) {
-        String approver = decider(body);
-        if (approver == null) {
-            return error(403, impersonation(body));
-        }
-        return answer(approvals.approve(id, approver));
+        return asDecider(body, approver -> answer(approvals.approve(id, approver)));
     }
 
     @POST
     @Path("{id}/reject")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response reject(@PathParam("id") String id, DecisionBody body) {
-        String approver = decider(body);
-        if (approver == null) {
-            return error(403, impersonation(body));
-        }
-        return answer(approvals.reject(id, approver, body == null ? null : body.reason()));
+        return asDecider(body, approver -> answer(approvals.reject(id, approver, body == null ? null : body.reason())));
     }
 
     @POST
     @Path("{id}/undo")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response undo(@PathParam("id") String id, DecisionBody body) {
-        String approver = decider(body);
-        if (approver == null) {
-            return error(403, impersonation(body));
-        }
+        return asDecider(body, approver -> undoAs(id, approver));
+    }
+
+    private Response undoAs(String id, String approver) {
         if (!policy.current().approversOrEmpty().contains(approver)) {
             refuse(approver, "undo " + id);
             return error(403, approver + " is not among the policy's approvers, who alone may undo actions");
