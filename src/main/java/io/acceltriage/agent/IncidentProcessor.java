@@ -77,6 +77,7 @@ public class IncidentProcessor {
         this.metrics = metrics;
         this.correlation = correlation;
         this.fleet = fleet;
+        metrics.inboxBacklog(inbox::pending);
     }
 
     /** Finishes actions a crash interrupted, then drains the inbox. */
@@ -196,7 +197,11 @@ public class IncidentProcessor {
             return null;
         });
         metrics.evidenceGaps(a.evidence().gaps());
-        if (incident.family() == null) metrics.incidentClassified(a.diagnosis().family());
+        if (incident.family() == null) {
+            metrics.incidentClassified(a.diagnosis().family());
+            alerts.stream().map(StoredAlert::receivedAt).min(Instant::compareTo)
+                    .ifPresent(first -> metrics.decided(java.time.Duration.between(first, Instant.now())));
+        }
         a.judgements().forEach(j -> metrics.verdict(j.proposal().kind(), j.verdict().decision()));
         List<String> needsAPerson = new ArrayList<>(a.escalationReasons());
         for (Judgement j : a.judgements()) {

@@ -14,7 +14,9 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * The append-only, hash-chained decision record. Each record's hash covers its own fields and the
@@ -41,38 +43,57 @@ public class AuditLog {
      */
     public AuditRecord append(Connection c, String incidentId, AuditKind kind, String actor, Object payload)
             throws SQLException {
-        long prevSeq;
+        return appendAll(c, List.of(new Entry(incidentId, kind, actor, payload))).get(0);
+    }
+
+    /** One record to append; {@link #appendAll} chains several under one hold of the head lock. */
+    public record Entry(String incidentId, AuditKind kind, String actor, Object payload) {}
+
+    /**
+     * Appends several records in order inside the caller's transaction, taking the head lock once and
+     * writing them in one batch: a webhook delivery of many alerts holds the lock for one round trip
+     * rather than three per alert, which is what bounds ingest under a storm.
+     */
+    public List<AuditRecord> appendAll(Connection c, List<Entry> entries) throws SQLException {
+        if (entries.isEmpty()) return List.of();
+        long seq;
         String prevHash;
         try (PreparedStatement ps = c.prepareStatement("select seq, hash from audit_head where id = 1 for update");
                 ResultSet rs = ps.executeQuery()) {
             rs.next();
-            prevSeq = rs.getLong(1);
+            seq = rs.getLong(1);
             prevHash = rs.getString(2);
         }
-        long seq = prevSeq + 1;
-        // Microseconds: what both H2 and PostgreSQL store exactly, so a re-read hashes the same.
-        Instant at = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        JsonNode node = Json.MAPPER.valueToTree(payload);
-        String json = Json.write(node);
-        String hash = hash(seq, at, incidentId, kind.wireName(), actor, json, prevHash);
+        List<AuditRecord> out = new ArrayList<>(entries.size());
         try (PreparedStatement ps = c.prepareStatement(
                 "insert into audit_log (seq, at, incident_id, kind, actor, payload, prev_hash, hash) values (?,?,?,?,?,?,?,?)")) {
-            ps.setLong(1, seq);
-            ps.setTimestamp(2, Timestamp.from(at));
-            ps.setString(3, incidentId);
-            ps.setString(4, kind.wireName());
-            ps.setString(5, actor);
-            ps.setString(6, json);
-            ps.setString(7, prevHash);
-            ps.setString(8, hash);
-            ps.executeUpdate();
+            for (Entry e : entries) {
+                seq++;
+                // Microseconds: what both H2 and PostgreSQL store exactly, so a re-read hashes the same.
+                Instant at = Instant.now().truncatedTo(ChronoUnit.MICROS);
+                JsonNode node = Json.MAPPER.valueToTree(e.payload());
+                String json = Json.write(node);
+                String hash = hash(seq, at, e.incidentId(), e.kind().wireName(), e.actor(), json, prevHash);
+                ps.setLong(1, seq);
+                ps.setTimestamp(2, Timestamp.from(at));
+                ps.setString(3, e.incidentId());
+                ps.setString(4, e.kind().wireName());
+                ps.setString(5, e.actor());
+                ps.setString(6, json);
+                ps.setString(7, prevHash);
+                ps.setString(8, hash);
+                ps.addBatch();
+                out.add(new AuditRecord(seq, at, e.incidentId(), e.kind(), e.actor(), node, prevHash, hash));
+                prevHash = hash;
+            }
+            ps.executeBatch();
         }
         try (PreparedStatement ps = c.prepareStatement("update audit_head set seq = ?, hash = ? where id = 1")) {
             ps.setLong(1, seq);
-            ps.setString(2, hash);
+            ps.setString(2, prevHash);
             ps.executeUpdate();
         }
-        return new AuditRecord(seq, at, incidentId, kind, actor, node, prevHash, hash);
+        return out;
     }
 
     static String hash(long seq, Instant at, String incidentId, String kind, String actor, String payload, String prevHash) {

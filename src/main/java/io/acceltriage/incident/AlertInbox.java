@@ -13,7 +13,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import io.acceltriage.store.StoreException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +29,8 @@ import java.util.Map;
  */
 @ApplicationScoped
 public class AlertInbox {
+
+    private static final int LOOKUP_CHUNK = 500;
 
     private final Database database;
     private final AuditLog audit;
@@ -40,23 +46,42 @@ public class AlertInbox {
 
     public Receipt accept(List<Alert> alerts) {
         Instant now = Instant.now();
-        Receipt receipt = database.inTransaction(c -> {
-            int accepted = 0;
-            int duplicates = 0;
-            for (Alert alert : alerts) {
-                if (insert(c, alert, now)) {
-                    accepted++;
-                    audit.append(c, null, AuditKind.ALERT_RECEIVED, Actors.ALERTMANAGER, auditPayload(alert));
-                } else {
-                    duplicates++;
-                }
-            }
-            return new Receipt(accepted, duplicates);
-        });
+        Receipt receipt = acceptOnce(alerts, now);
+        if (receipt == null) {
+            // A concurrent delivery stored one of these alerts between our check and our insert: its
+            // transaction has committed, so a second pass sees it as the duplicate it is.
+            receipt = acceptOnce(alerts, now);
+        }
+        if (receipt == null) {
+            throw new StoreException(new SQLException("alerts kept colliding with concurrent deliveries", "40001"));
+        }
         if (receipt.accepted() > 0) {
             arrived.fire(new AlertsArrived(receipt.accepted()));
         }
         return receipt;
+    }
+
+    /** Null when the batch collided with a concurrent delivery of the same alert (rolled back). */
+    private Receipt acceptOnce(List<Alert> alerts, Instant now) {
+        try {
+            return database.inTransaction(c -> {
+                Map<String, Alert> fresh = new LinkedHashMap<>();
+                for (Alert a : alerts) fresh.putIfAbsent(dedupKey(a), a);
+                fresh.keySet().removeAll(stored(c, fresh.keySet()));
+                insert(c, fresh, now);
+                List<AuditLog.Entry> records = new ArrayList<>(fresh.size());
+                for (Alert a : fresh.values()) {
+                    records.add(new AuditLog.Entry(null, AuditKind.ALERT_RECEIVED, Actors.ALERTMANAGER, auditPayload(a)));
+                }
+                audit.appendAll(c, records);
+                return new Receipt(fresh.size(), alerts.size() - fresh.size());
+            });
+        } catch (StoreException e) {
+            if (e.getCause() instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("23")) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     /** Same group, same alert, same status and start: a re-delivery, not news. */
@@ -64,32 +89,44 @@ public class AlertInbox {
         return Fingerprints.sha256(a.groupKey() + "\n" + a.fingerprint() + "\n" + a.status().wireName() + "\n" + a.startsAt());
     }
 
-    private static boolean insert(Connection c, Alert a, Instant now) throws SQLException {
-        String key = dedupKey(a);
-        try (PreparedStatement ps = c.prepareStatement("select 1 from alerts where dedup_key = ?")) {
-            ps.setString(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    return false;
+    /** The keys among these that are already stored; one query per few hundred keys. */
+    private static Set<String> stored(Connection c, Collection<String> keys) throws SQLException {
+        Set<String> found = new HashSet<>();
+        List<String> all = List.copyOf(keys);
+        for (int from = 0; from < all.size(); from += LOOKUP_CHUNK) {
+            List<String> chunk = all.subList(from, Math.min(all.size(), from + LOOKUP_CHUNK));
+            String marks = String.join(",", java.util.Collections.nCopies(chunk.size(), "?"));
+            try (PreparedStatement ps = c.prepareStatement("select dedup_key from alerts where dedup_key in (" + marks + ")")) {
+                for (int i = 0; i < chunk.size(); i++) ps.setString(i + 1, chunk.get(i));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) found.add(rs.getString(1));
                 }
             }
         }
+        return found;
+    }
+
+    private static void insert(Connection c, Map<String, Alert> alerts, Instant now) throws SQLException {
+        if (alerts.isEmpty()) return;
         try (PreparedStatement ps = c.prepareStatement("insert into alerts (dedup_key, group_key, fingerprint, status, alertname,"
                 + " labels, annotations, starts_at, ends_at, generator_url, received_at) values (?,?,?,?,?,?,?,?,?,?,?)")) {
-            ps.setString(1, key);
-            ps.setString(2, a.groupKey());
-            ps.setString(3, a.fingerprint());
-            ps.setString(4, a.status().wireName());
-            ps.setString(5, a.name());
-            ps.setString(6, Json.write(a.labels()));
-            ps.setString(7, Json.write(a.annotations()));
-            ps.setTimestamp(8, a.startsAt() == null ? null : Timestamp.from(a.startsAt()));
-            ps.setTimestamp(9, a.endsAt() == null ? null : Timestamp.from(a.endsAt()));
-            ps.setString(10, a.generatorUrl());
-            ps.setTimestamp(11, Timestamp.from(now));
-            ps.executeUpdate();
+            for (Map.Entry<String, Alert> e : alerts.entrySet()) {
+                Alert a = e.getValue();
+                ps.setString(1, e.getKey());
+                ps.setString(2, a.groupKey());
+                ps.setString(3, a.fingerprint());
+                ps.setString(4, a.status().wireName());
+                ps.setString(5, a.name());
+                ps.setString(6, Json.write(a.labels()));
+                ps.setString(7, Json.write(a.annotations()));
+                ps.setTimestamp(8, a.startsAt() == null ? null : Timestamp.from(a.startsAt()));
+                ps.setTimestamp(9, a.endsAt() == null ? null : Timestamp.from(a.endsAt()));
+                ps.setString(10, a.generatorUrl());
+                ps.setTimestamp(11, Timestamp.from(now));
+                ps.addBatch();
+            }
+            ps.executeBatch();
         }
-        return true;
     }
 
     private static Map<String, Object> auditPayload(Alert a) {
@@ -101,6 +138,17 @@ public class AlertInbox {
         p.put("labels", a.labels());
         p.put("startsAt", a.startsAt());
         return p;
+    }
+
+    /** How many alerts wait to be filed under an incident. */
+    public long pending() {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select count(*) from alerts where processed_at is null");
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
     }
 
     /** Alerts not yet filed under an incident, oldest first. */

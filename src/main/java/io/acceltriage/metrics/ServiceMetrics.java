@@ -8,11 +8,13 @@ import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Decision;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * acceltriage's own metrics, served on /metrics. The names are a contract: the Grafana dashboard in
@@ -36,6 +38,9 @@ public class ServiceMetrics {
             .help("Incidents by the failure family of their first diagnosis.").labelNames("family").register(registry);
     private final Histogram triageDuration = Histogram.builder().name("acceltriage_triage_duration_seconds")
             .help("Time from the start of a triage (evidence, diagnosis, verdicts) to the actions done and the incident's state set.")
+            .classicOnly().classicUpperBounds(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60).register(registry);
+    private final Histogram decisionLatency = Histogram.builder().name("acceltriage_decision_latency_seconds")
+            .help("Time from the first alert of an incident being received to its first decision (diagnosis and verdicts stored).")
             .classicOnly().classicUpperBounds(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60).register(registry);
     private final Counter actions = Counter.builder().name("acceltriage_actions_total")
             .help("Proposed mitigations by kind and the policy's verdict (allow, approve, deny).")
@@ -79,6 +84,27 @@ public class ServiceMetrics {
 
     public void triaged(Duration took) {
         triageDuration.observe(took.toNanos() / 1e9);
+    }
+
+    /** An incident's first decision was stored this long after its first alert arrived. */
+    public void decided(Duration sinceFirstAlert) {
+        decisionLatency.observe(Math.max(0, sinceFirstAlert.toNanos()) / 1e9);
+    }
+
+    /**
+     * Serves the inbox backlog (alerts stored, not yet filed under an incident) on every scrape: the
+     * figure that shows a storm outpacing triage. No sample while the store cannot answer.
+     */
+    public void inboxBacklog(LongSupplier pending) {
+        GaugeWithCallback.builder().name("acceltriage_inbox_pending_alerts")
+                .help("Alerts stored but not yet filed under an incident; it grows while a storm outpaces triage.")
+                .callback(cb -> {
+                    try {
+                        cb.call(pending.getAsLong());
+                    } catch (RuntimeException storeDown) {
+                        // readiness reports the store; a scrape still serves everything else
+                    }
+                }).register(registry);
     }
 
     /** A proposal and the policy's verdict on it. */

@@ -1,10 +1,16 @@
 package io.acceltriage.sandbox;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -18,30 +24,67 @@ public class Sandbox {
     private static final Logger LOG = Logger.getLogger(Sandbox.class);
 
     private final LocalHttpPort port;
+    private final Duration latency;
     private SimulatedCluster cluster;
+    private KubernetesClient client;
 
+    /**
+     * @param latency added to every request the service makes of the simulated API server and its
+     *     exporters, to see how triage behaves when its evidence sources are slow (benchmarks, demos)
+     */
     @Inject
-    Sandbox(LocalHttpPort port) {
+    Sandbox(LocalHttpPort port, @ConfigProperty(name = "acceltriage.sandbox.latency", defaultValue = "0s") Duration latency) {
         this.port = port;
+        this.latency = latency;
     }
 
     @PostConstruct
     void start() {
         long began = System.nanoTime();
         cluster = SimulatedCluster.start();
+        client = latency.isZero() ? cluster.client() : slowed(cluster.client(), latency);
         LOG.infof("sandbox cluster started in %d ms: Kubernetes API at %s", (System.nanoTime() - began) / 1_000_000,
                 cluster.apiServer().url());
     }
 
     @PreDestroy
     void stop() {
+        if (client != null && cluster != null && client != cluster.client()) {
+            client.close();
+        }
         if (cluster != null) {
             cluster.close();
         }
     }
 
     public KubernetesClient client() {
-        return cluster.client();
+        return client;
+    }
+
+    /** What {@link #client()} and the exporter endpoints add to each request; zero unless configured. */
+    public Duration latency() {
+        return latency;
+    }
+
+    /** The fault injector keeps the fast client: only the service's reads and writes are slowed. */
+    private static KubernetesClient slowed(KubernetesClient fast, Duration latency) {
+        LOG.infof("sandbox: every API request and exporter read waits %d ms (acceltriage.sandbox.latency)", latency.toMillis());
+        return new KubernetesClientBuilder().withConfig(fast.getConfiguration())
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("sandbox-latency", new Interceptor() {
+                    @Override
+                    public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                        pause(latency);
+                    }
+                })).build();
+    }
+
+    static void pause(Duration latency) {
+        if (latency.isZero()) return;
+        try {
+            Thread.sleep(latency.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Where this service serves the node's simulated exporter. */

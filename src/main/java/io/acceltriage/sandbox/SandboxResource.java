@@ -111,6 +111,7 @@ public class SandboxResource {
         if (off()) {
             return offResponse();
         }
+        Sandbox.pause(sandbox.get().latency());
         try {
             return Response.ok(sandbox.get().exporterText(node), "text/plain; version=0.0.4; charset=utf-8").build();
         } catch (IllegalArgumentException e) {

@@ -76,6 +76,8 @@ class DeployManifestsTest {
             "acceltriage_alerts_received_total",
             "acceltriage_incidents_total",
             "acceltriage_triage_duration_seconds",
+            "acceltriage_decision_latency_seconds",
+            "acceltriage_inbox_pending_alerts",
             "acceltriage_actions_total",
             "acceltriage_approvals_total",
             "acceltriage_circuit_breaker_tripped",

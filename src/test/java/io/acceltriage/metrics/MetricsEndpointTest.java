@@ -31,6 +31,8 @@ class MetricsEndpointTest {
         FAMILIES.put("acceltriage_alerts_received_total", "counter");
         FAMILIES.put("acceltriage_incidents_total", "counter");
         FAMILIES.put("acceltriage_triage_duration_seconds", "histogram");
+        FAMILIES.put("acceltriage_decision_latency_seconds", "histogram");
+        FAMILIES.put("acceltriage_inbox_pending_alerts", "gauge");
         FAMILIES.put("acceltriage_actions_total", "counter");
         FAMILIES.put("acceltriage_approvals_total", "counter");
         FAMILIES.put("acceltriage_circuit_breaker_tripped", "gauge");
@@ -62,6 +64,8 @@ class MetricsEndpointTest {
         assertEquals(1, delta(before, after, "acceltriage_incidents_total", Map.of("family", "device")), text);
         assertEquals(1, delta(before, after, "acceltriage_actions_total", Map.of("kind", "cordon-node", "verdict", "allow")), text);
         assertTrue(delta(before, after, "acceltriage_triage_duration_seconds_count", Map.of()) >= 1, text);
+        assertEquals(1, delta(before, after, "acceltriage_decision_latency_seconds_count", Map.of()), text);
+        assertEquals(0, value(after, "acceltriage_inbox_pending_alerts", Map.of()), "everything filed: " + text);
         assertEquals(0, value(after, "acceltriage_circuit_breaker_tripped", Map.of()), text);
         for (String source : List.of("metrics", "cluster", "logs", "events")) {
             assertTrue(value(after, "acceltriage_evidence_errors_total", Map.of("source", source)) >= 0, "initialised: " + source);
