@@ -53,6 +53,7 @@ public final class Responder {
         Diagnosis diagnosis = classifier.classify(bundle);
         Plan plan = planner.plan(diagnosis, bundle);
         PolicyContext ctx = new PolicyContext(diagnosis.family(), diagnosis.confidence(), diagnosis.degradation());
+        PolicyEngine policy = this.policy.forOneAssessment();
         List<Judgement> judgements = new ArrayList<>();
         List<String> escalation = new ArrayList<>(plan.escalationReasons());
         for (Proposal p : plan.proposals()) {

@@ -7,6 +7,14 @@ import java.util.Optional;
 /** What the engine must know about the live cluster to apply scopes, blast-radius caps and opt-outs. */
 public interface ClusterFacts {
 
+    /**
+     * The facts to judge one assessment's proposals with: may remember what it read until then, so
+     * must not be kept longer. Plain facts are their own.
+     */
+    default ClusterFacts forOneDecision() {
+        return this;
+    }
+
     /** The pool of the node, as the API server sees it now. */
     PoolState poolOf(String node);
 

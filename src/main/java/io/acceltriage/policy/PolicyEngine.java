@@ -44,6 +44,15 @@ public final class PolicyEngine {
         return policy.get();
     }
 
+    /**
+     * The engine to judge one assessment's proposals with: the cluster is read once for all of them.
+     * Take a new one per assessment; actions run in between change the cluster.
+     */
+    public PolicyEngine forOneAssessment() {
+        ClusterFacts facts = cluster.forOneDecision();
+        return facts == cluster ? this : new PolicyEngine(policy, facts, history, breaker, clock);
+    }
+
     public Verdict decide(Proposal p, PolicyContext ctx) {
         Policy pol = policy.get();
         Instant now = clock.instant();

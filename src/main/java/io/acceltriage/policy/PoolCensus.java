@@ -18,29 +18,77 @@ import java.util.Optional;
 import java.util.Map;
 import java.util.Objects;
 
-/** Reads pools and opt-out labels from the live cluster, so limits are applied to the world as it is now. */
+/**
+ * Reads pools and opt-out labels from the live cluster, so limits are applied to the world as it is now.
+ * {@link #forOneDecision()} gives a census that reads each object once: judging one assessment's
+ * proposals asks for the same node and workload many times, and on a slow API server each read counts.
+ */
 public final class PoolCensus implements ClusterFacts {
 
     private final KubernetesClient client;
     private final List<String> poolLabels;
     private final List<String> acceleratorResources;
     private final Owners owners;
+    /** Null: every call reads the cluster. */
+    private final Map<String, Optional<Object>> memo;
 
     public PoolCensus(KubernetesClient client, List<String> poolLabels, List<String> acceleratorResources) {
+        this(client, poolLabels, acceleratorResources, null);
+    }
+
+    private PoolCensus(KubernetesClient client, List<String> poolLabels, List<String> acceleratorResources,
+            Map<String, Optional<Object>> memo) {
         this.client = client;
         this.poolLabels = poolLabels;
         this.acceleratorResources = acceleratorResources;
-        this.owners = new Owners(client);
+        this.memo = memo;
+        this.owners = memo == null ? new Owners(client) : new Owners(client, (kind, ns, name, fetch) -> read(kind + ":" + ns + "/" + name, fetch));
+    }
+
+    /** Never kept past one assessment: a cap must see a node cordoned a moment ago. */
+    @Override
+    public ClusterFacts forOneDecision() {
+        // concurrent: Owners probes workload kinds in parallel through it
+        return new PoolCensus(client, poolLabels, acceleratorResources, new java.util.concurrent.ConcurrentHashMap<>());
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T read(String key, java.util.function.Supplier<T> read) {
+        if (memo == null) return read.get();
+        Optional<Object> known = memo.get(key);
+        if (known == null) {
+            known = Optional.ofNullable(read.get());
+            memo.put(key, known);
+        }
+        return (T) known.orElse(null);
+    }
+
+    /** In one decision the node list is read anyway (pool shares), so a node comes from it. */
+    private Node node(String name) {
+        if (memo == null) return client.nodes().withName(name).get();
+        return nodes().stream().filter(n -> name.equals(n.getMetadata().getName())).findFirst().orElse(null);
+    }
+
+    private List<Node> nodes() {
+        return read("nodes", () -> client.nodes().list().getItems());
+    }
+
+    private Pod pod(String ns, String name) {
+        return read("pod:" + ns + "/" + name, () -> client.pods().inNamespace(ns).withName(name).get());
+    }
+
+    private List<Pod> podsOn(String node) {
+        return read("pods-on:" + node, () -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems());
     }
 
     @Override
     public PoolState poolOf(String nodeName) {
-        Node target = client.nodes().withName(nodeName).get();
+        Node target = node(nodeName);
         String pool = target == null ? null : pool(target);
         int nodes = 0;
         int cordoned = 0;
         int healthyOthers = 0;
-        for (Node n : client.nodes().list().getItems()) {
+        for (Node n : nodes()) {
             if (!Objects.equals(pool, pool(n)) || (pool == null && !accelerated(n))) continue;
             nodes++;
             boolean unschedulable = Boolean.TRUE.equals(n.getSpec().getUnschedulable());
@@ -57,7 +105,7 @@ public final class PoolCensus implements ClusterFacts {
     @Override
     public boolean optedOut(ActionKind kind, String target, String label) {
         if (kind.targetsNode()) {
-            Node n = client.nodes().withName(target).get();
+            Node n = node(target);
             return n != null && hasLabel(n, label);
         }
         int slash = target.indexOf('/');
@@ -65,7 +113,7 @@ public final class PoolCensus implements ClusterFacts {
         String ns = target.substring(0, slash);
         String name = target.substring(slash + 1);
         HasMetadata o = switch (kind) {
-            case RESTART_POD -> client.pods().inNamespace(ns).withName(name).get();
+            case RESTART_POD -> pod(ns, name);
             default -> null;
         };
         if (o != null && hasLabel(o, label)) return true;
@@ -81,7 +129,7 @@ public final class PoolCensus implements ClusterFacts {
         String ns = target.substring(0, slash);
         String name = target.substring(slash + 1);
         if (kind == ActionKind.RESTART_POD) {
-            Pod pod = client.pods().inNamespace(ns).withName(name).get();
+            Pod pod = pod(ns, name);
             return pod == null ? Optional.empty() : Optional.ofNullable(owners.topOf(pod)).map(this::facts);
         }
         return Optional.ofNullable(owners.byName(ns, name)).map(this::facts);
@@ -90,7 +138,7 @@ public final class PoolCensus implements ClusterFacts {
     @Override
     public List<WorkloadFacts> workloadsOnNode(String node) {
         Map<String, WorkloadFacts> out = new LinkedHashMap<>();
-        for (Pod pod : client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems()) {
+        for (Pod pod : podsOn(node)) {
             if (!node.equals(pod.getSpec().getNodeName())) continue;
             Owners.Top top = owners.topOf(pod);
             if (top == null || "DaemonSet".equals(top.kind())) continue;
@@ -103,14 +151,14 @@ public final class PoolCensus implements ClusterFacts {
     public Map<String, String> labelsOf(ActionKind kind, String target) {
         Map<String, String> labels = new HashMap<>();
         if (kind.targetsNode()) {
-            Node n = client.nodes().withName(target).get();
+            Node n = node(target);
             if (n != null && n.getMetadata().getLabels() != null) labels.putAll(n.getMetadata().getLabels());
             return labels;
         }
         workloadOf(kind, target).ifPresent(w -> labels.putAll(w.labels()));
         int slash = target.indexOf('/');
         if (kind == ActionKind.RESTART_POD && slash > 0) {
-            Pod pod = client.pods().inNamespace(target.substring(0, slash)).withName(target.substring(slash + 1)).get();
+            Pod pod = pod(target.substring(0, slash), target.substring(slash + 1));
             if (pod != null && pod.getMetadata().getLabels() != null) labels.putAll(pod.getMetadata().getLabels());
         }
         return labels;
@@ -160,16 +208,16 @@ public final class PoolCensus implements ClusterFacts {
         java.util.Set<String> pools = new java.util.HashSet<>();
         for (Pod p : replicas) {
             if (p.getSpec().getNodeName() == null) continue;
-            Node n = client.nodes().withName(p.getSpec().getNodeName()).get();
+            Node n = node(p.getSpec().getNodeName());
             if (n != null) pools.add(pool(n));
         }
-        for (Node n : client.nodes().list().getItems()) {
+        for (Node n : nodes()) {
             if (!pools.contains(pool(n)) || Boolean.TRUE.equals(n.getSpec().getUnschedulable()) || !ready(n)) continue;
             for (String r : acceleratorResources) {
                 Quantity alloc = n.getStatus().getAllocatable() == null ? null : n.getStatus().getAllocatable().get(r);
                 if (alloc == null) continue;
                 double used = 0;
-                for (Pod p : client.pods().inAnyNamespace().withField("spec.nodeName", n.getMetadata().getName()).list().getItems()) {
+                for (Pod p : podsOn(n.getMetadata().getName())) {
                     if (!n.getMetadata().getName().equals(p.getSpec().getNodeName())) continue;
                     for (var c : p.getSpec().getContainers()) {
                         if (c.getResources() != null && c.getResources().getRequests() != null

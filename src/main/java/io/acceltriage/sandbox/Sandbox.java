@@ -73,6 +73,7 @@ public class Sandbox {
                 .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("sandbox-latency", new Interceptor() {
                     @Override
                     public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                        LOG.debugf("slowed %s %s", request.method(), request.uri());
                         pause(latency);
                     }
                 })).build();
