@@ -47,6 +47,8 @@ public class IncidentProcessor {
 
     private static final Logger LOG = Logger.getLogger(IncidentProcessor.class);
     private static final int BATCH = 500;
+    /** Alerts filed per transaction. */
+    private static final int FILING_CHUNK = 50;
     /** A TRIAGING incident untouched this long had its triage interrupted. */
     private static final java.time.Duration STUCK_AFTER = java.time.Duration.ofSeconds(30);
 
@@ -113,11 +115,14 @@ public class IncidentProcessor {
             Set<String> toTriage = new LinkedHashSet<>();
             Set<String> touched = new LinkedHashSet<>();
             correlation.expect(batch);
-            for (StoredAlert a : batch) {
-                String id = file(a);
-                touched.add(id);
-                if (a.alert().status() == AlertStatus.FIRING) {
-                    toTriage.add(id);
+            for (int from = 0; from < batch.size(); from += FILING_CHUNK) {
+                List<StoredAlert> chunk = batch.subList(from, Math.min(batch.size(), from + FILING_CHUNK));
+                List<String> ids = file(chunk);
+                for (int i = 0; i < chunk.size(); i++) {
+                    touched.add(ids.get(i));
+                    if (chunk.get(i).alert().status() == AlertStatus.FIRING) {
+                        toTriage.add(ids.get(i));
+                    }
                 }
             }
             for (String id : toTriage) {
@@ -153,26 +158,33 @@ public class IncidentProcessor {
     }
 
     /**
-     * Files an alert under the open incident it correlates with (same node, pod, workload or gang; a
-     * storm's fleet incident), opening one when there is none. The cluster is read before the transaction.
+     * Files alerts under the open incident each correlates with (same node, pod, workload or gang; a
+     * storm's fleet incident), opening one when there is none. The cluster is read before the
+     * transaction; one transaction files the whole chunk, so a storm costs a commit per chunk, not per alert.
      */
-    private String file(StoredAlert stored) {
-        About about = correlation.about(stored.alert(), stored.receivedAt());
+    private List<String> file(List<StoredAlert> chunk) {
+        List<About> abouts = chunk.stream().map(a -> correlation.about(a.alert(), a.receivedAt())).toList();
         return database.inTransaction(c -> {
-            Correlator.Filing filing = correlation.file(c, stored.alert(), about);
-            if (filing.opened()) {
-                Map<String, Object> p = new LinkedHashMap<>();
-                p.put("subject", about.subject().key());
-                p.put("firstAlert", stored.alert().name());
-                p.put("correlationKeys", List.copyOf(about.keys()));
-                audit.append(c, filing.incidentId(), AuditKind.INCIDENT_OPENED, Actors.AGENT, p);
+            List<String> ids = new ArrayList<>(chunk.size());
+            for (int i = 0; i < chunk.size(); i++) {
+                StoredAlert stored = chunk.get(i);
+                About about = abouts.get(i);
+                Correlator.Filing filing = correlation.file(c, stored.alert(), about);
+                if (filing.opened()) {
+                    Map<String, Object> p = new LinkedHashMap<>();
+                    p.put("subject", about.subject().key());
+                    p.put("firstAlert", stored.alert().name());
+                    p.put("correlationKeys", List.copyOf(about.keys()));
+                    audit.append(c, filing.incidentId(), AuditKind.INCIDENT_OPENED, Actors.AGENT, p);
+                }
+                inbox.file(c, stored.id(), filing.incidentId());
+                incidents.countAlert(c, filing.incidentId());
+                audit.append(c, filing.incidentId(), AuditKind.ALERT_FILED, Actors.AGENT, Map.of("alertname", stored.alert().name(),
+                        "fingerprint", stored.alert().fingerprint(), "status", stored.alert().status().wireName(),
+                        "about", about.subject().key()));
+                ids.add(filing.incidentId());
             }
-            inbox.file(c, stored.id(), filing.incidentId());
-            incidents.countAlert(c, filing.incidentId());
-            audit.append(c, filing.incidentId(), AuditKind.ALERT_FILED, Actors.AGENT, Map.of("alertname", stored.alert().name(),
-                    "fingerprint", stored.alert().fingerprint(), "status", stored.alert().status().wireName(),
-                    "about", about.subject().key()));
-            return filing.incidentId();
+            return ids;
         });
     }
 
