@@ -35,6 +35,7 @@ final class SandboxDispatcher extends Dispatcher {
     private final DisruptionBudgets budgets;
     private volatile Consumer<ObjectNode> podDeleted = pod -> {
     };
+    private volatile RequestGate gate = RequestGate.OPEN;
 
     SandboxDispatcher(ObjectStore store, PodLogs logs) {
         this.store = store;
@@ -50,8 +51,24 @@ final class SandboxDispatcher extends Dispatcher {
         this.podDeleted = listener;
     }
 
+    void gate(RequestGate gate) {
+        this.gate = gate == null ? RequestGate.OPEN : gate;
+    }
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        RequestGate g = gate;
+        String method = request.getMethod();
+        String path = request.getPath();
+        if (!g.admit(method, path)) {
+            return KubeStatus.failure(503, "ServiceUnavailable", "held and dropped by a test's request gate", null, null);
+        }
+        MockResponse response = handle(request);
+        g.applied(method, path, response.code());
+        return response;
+    }
+
+    private MockResponse handle(RecordedRequest request) {
         String full = request.getPath();
         int q = full.indexOf('?');
         String path = q < 0 ? full : full.substring(0, q);

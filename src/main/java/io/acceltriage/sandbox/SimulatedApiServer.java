@@ -96,6 +96,11 @@ public final class SimulatedApiServer implements AutoCloseable {
         logs.put(namespace, pod, container, previous, text);
     }
 
+    /** Lets a test hold or drop requests (see {@link RequestGate}); null opens the gate again. */
+    public void gate(RequestGate gate) {
+        dispatcher.gate(gate);
+    }
+
     public void clearLogs() {
         logs.clear();
     }

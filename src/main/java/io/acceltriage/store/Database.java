@@ -1,7 +1,9 @@
 package io.acceltriage.store;
 
 import io.agroal.api.AgroalDataSource;
+import io.agroal.api.configuration.AgroalConnectionPoolConfiguration.ConnectionValidator;
 import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
+import io.agroal.api.exceptionsorter.PostgreSQLExceptionSorter;
 import io.agroal.api.security.NamePrincipal;
 import io.agroal.api.security.SimplePassword;
 import jakarta.annotation.PreDestroy;
@@ -23,6 +25,16 @@ public class Database {
 
     private static final Logger LOG = Logger.getLogger(Database.class);
 
+    /** How long opening the store may wait for its first connection (H2's stale lock file after a crash). */
+    static final Duration OPENING_WAIT = Duration.ofSeconds(30);
+    /**
+     * How long a caller waits for a connection once the store is open. The webhook waits this long at
+     * most before it answers 503 and Alertmanager retries: a webhook that waited 30 s per delivery in an
+     * outage would tie up a worker thread per delivery. A pool busy with a storm hands out connections
+     * in well under a second, so 5 s is only ever reached when the store is really unavailable.
+     */
+    static final Duration RUNTIME_WAIT = Duration.ofSeconds(5);
+
     private final AgroalDataSource pool;
     private final String url;
 
@@ -30,22 +42,43 @@ public class Database {
         this.url = config.db().url().filter(u -> !u.isBlank()).orElseGet(() -> embeddedUrl(config.dataDir()));
         String user = config.db().user().orElse(url.startsWith("jdbc:h2:") ? "sa" : "");
         String password = config.db().password().orElse("");
+        boolean postgres = url.startsWith("jdbc:postgresql:");
         try {
             this.pool = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
-                    .connectionPoolConfiguration(cp -> cp
-                            .maxSize(config.db().poolSize())
-                            // Generous: after a crash H2 first proves its lock file stale, which takes seconds on a busy machine.
-                            .acquisitionTimeout(Duration.ofSeconds(30))
-                            .connectionFactoryConfiguration(cf -> cf
-                                    .connectionProviderClass(driverFor(url))
-                                    .jdbcUrl(url)
-                                    .principal(user.isEmpty() ? null : new NamePrincipal(user))
-                                    .credential(new SimplePassword(password)))));
+                    .connectionPoolConfiguration(cp -> {
+                        cp.maxSize(config.db().poolSize())
+                                // Generous while opening: after a crash H2 first proves its lock file stale, which
+                                // takes seconds on a busy machine. Shortened to RUNTIME_WAIT once the store is open.
+                                .acquisitionTimeout(OPENING_WAIT)
+                                .connectionFactoryConfiguration(cf -> {
+                                    cf.connectionProviderClass(driverFor(url))
+                                            .jdbcUrl(url)
+                                            .principal(user.isEmpty() ? null : new NamePrincipal(user))
+                                            .credential(new SimplePassword(password));
+                                    if (postgres) {
+                                        // A server that accepts TCP but never answers (a partition, a hung host) must not
+                                        // hold a connection attempt for ever; a URL that sets these wins.
+                                        cf.jdbcProperty("connectTimeout", Long.toString(RUNTIME_WAIT.toSeconds()))
+                                                .jdbcProperty("loginTimeout", Long.toString(RUNTIME_WAIT.toSeconds()));
+                                    }
+                                    return cf;
+                                });
+                        if (postgres) {
+                            // A connection cut by an outage or a failover is never handed out again: checked on every
+                            // borrow (one round trip) and dropped at its first fatal error, so the pool refills with
+                            // fresh connections the moment PostgreSQL is back and the service recovers by itself.
+                            cp.validateOnBorrow(true)
+                                    .connectionValidator(ConnectionValidator.defaultValidatorWithTimeout(2))
+                                    .exceptionSorter(new PostgreSQLExceptionSorter());
+                        }
+                        return cp;
+                    }));
         } catch (SQLException e) {
             throw new IllegalStateException("cannot open the store at " + redacted(url)
                     + ": check ACCELTRIAGE_DB_URL, ACCELTRIAGE_DB_USER and ACCELTRIAGE_DB_PASSWORD", e);
         }
         Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate();
+        pool.getConfiguration().connectionPoolConfiguration().setAcquisitionTimeout(RUNTIME_WAIT);
         LOG.infof("store: %s", redacted(url));
     }
 

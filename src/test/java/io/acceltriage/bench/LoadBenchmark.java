@@ -41,6 +41,13 @@ class LoadBenchmark {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * The heap a 512 MiB container gives the service under deploy/ (MaxRAMPercentage=50), and the
+     * collector the JVM picks itself in a one-CPU container. -Dacceltriage.bench.jvm="…" tries others.
+     */
+    static final List<String> JVM_FLAGS = List.of(System.getProperty("acceltriage.bench.jvm", "-Xmx256m -XX:+UseSerialGC")
+            .trim().split("\\s+"));
+
     @TempDir
     Path work;
 
@@ -55,19 +62,19 @@ class LoadBenchmark {
     @Test
     void stormTriageAndMemory() throws Exception {
         report.add(String.format(Locale.ROOT, "acceltriage load benchmark: packaged service, sandbox, embedded H2, JVM flags %s, %d cores",
-                ServiceProcess.benchmarkJvmFlags(), Runtime.getRuntime().availableProcessors()));
-        try (ServiceProcess service = ServiceProcess.start(work.resolve("storm"), Map.of())) {
+                String.join(" ", JVM_FLAGS), Runtime.getRuntime().availableProcessors()));
+        try (Service service = Service.start(work.resolve("storm"), Map.of())) {
             report.add(String.format(Locale.ROOT, "start-up: ready in %.2f s (java -jar to /q/health/ready = 200)",
-                    service.startupNanos() / 1e9));
+                    service.startup().toMillis() / 1e3));
             storm(service);
         }
-        try (ServiceProcess service = ServiceProcess.start(work.resolve("fleet"), Map.of())) {
+        try (Service service = Service.start(work.resolve("fleet"), Map.of())) {
             fleetFault(service);
         }
-        try (ServiceProcess service = ServiceProcess.start(work.resolve("triage"), Map.of())) {
+        try (Service service = Service.start(work.resolve("triage"), Map.of())) {
             triage(service, "sandbox sources as they are");
         }
-        try (ServiceProcess service = ServiceProcess.start(work.resolve("triage-delayed"),
+        try (Service service = Service.start(work.resolve("triage-delayed"),
                 Map.of("ACCELTRIAGE_SANDBOX_LATENCY", SOURCE_DELAY.toMillis() + "ms"))) {
             triage(service, SOURCE_DELAY.toMillis() + " ms added to every API request and exporter read");
         }
@@ -78,7 +85,7 @@ class LoadBenchmark {
     }
 
     /** 5,000 alerts over 500 nodes in Alertmanager-sized batches, then the same number of health requests. */
-    private void storm(ServiceProcess service) throws Exception {
+    private void storm(Service service) throws Exception {
         long rssAtRest = service.rssKiB();
         send(service, batches(500, "warmup"), "/api/v1/alerts", 0);
         send(service, Collections.nCopies(100, null), "/q/health/live", 0);
@@ -138,7 +145,7 @@ class LoadBenchmark {
     }
 
     /** A bad rollout: XID 79 on every GPU node of the sandbox at once. What may the service do about it? */
-    private void fleetFault(ServiceProcess service) throws Exception {
+    private void fleetFault(Service service) throws Exception {
         List<String> gpuNodes = gpuNodes(service);
         for (int i = 0; i < gpuNodes.size(); i++) {
             service.postJson("/api/v1/sandbox/faults",
@@ -165,7 +172,7 @@ class LoadBenchmark {
     }
 
     /** One fault at a time on a fresh node, waiting for the incident to settle: latency without queueing. */
-    private void triage(ServiceProcess service, String sources) throws Exception {
+    private void triage(Service service, String sources) throws Exception {
         List<String> nodes = gpuNodes(service);
         // Several alert names, so twenty faults in a minute stay below the storm threshold (ten subjects per name).
         List<String> faults = List.of("{\"kind\":\"xid\",\"xid\":79,\"gpu\":3", "{\"kind\":\"dbe-ecc\",\"gpu\":1",
@@ -190,7 +197,7 @@ class LoadBenchmark {
                 sources, percentile(millis, 0.5), percentile(millis, 0.99), millis.size()));
     }
 
-    private static List<String> gpuNodes(ServiceProcess service) throws Exception {
+    private static List<String> gpuNodes(Service service) throws Exception {
         List<String> out = new ArrayList<>();
         for (JsonNode n : service.getJson("/api/v1/sandbox/nodes")) {
             if (n.get("name").asText().startsWith("gpu-")) out.add(n.get("name").asText());
@@ -202,7 +209,7 @@ class LoadBenchmark {
      * From the alert's arrival to the first diagnosis stored after it, in whichever incident it was
      * filed (a fault on a node of a gang joins the gang's incident and is decided by its re-triage).
      */
-    private static Duration awaitDecision(ServiceProcess service, String fingerprint) throws Exception {
+    private static Duration awaitDecision(Service service, String fingerprint) throws Exception {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
         while (Instant.now().isBefore(deadline)) {
             for (JsonNode headline : service.getJson("/api/v1/incidents?limit=20").get("items")) {
@@ -224,7 +231,7 @@ class LoadBenchmark {
         throw new AssertionError("no decision on alert " + fingerprint + " within 120 s:\n" + service.logTail());
     }
 
-    private static void awaitDrained(ServiceProcess service) throws Exception {
+    private static void awaitDrained(Service service) throws Exception {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
         while (service.metric("acceltriage_inbox_pending_alerts") > 0) {
             if (Instant.now().isAfter(deadline)) throw new AssertionError("the inbox did not drain in 5 minutes\n" + service.logTail());
@@ -233,11 +240,71 @@ class LoadBenchmark {
     }
 
     /** Until no incident is still being triaged (actions run on the triage worker). */
-    private static void awaitSettled(ServiceProcess service) throws Exception {
+    private static void awaitSettled(Service service) throws Exception {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
         while (service.getJson("/api/v1/incidents?state=triaging").get("items").size() > 0) {
             if (Instant.now().isAfter(deadline)) throw new AssertionError("incidents still triaging after 3 minutes");
             Thread.sleep(200);
+        }
+    }
+
+    /** The packaged service with a webhook token and an admin token of the benchmark's, and JSON helpers. */
+    record Service(ServiceProcess process, Duration startup) implements AutoCloseable {
+
+        static final String WEBHOOK_TOKEN = "bench-webhook-token";
+        static final String ADMIN_TOKEN = "bench-admin-token-0123456789";
+
+        static Service start(Path dir, Map<String, String> env) throws Exception {
+            Files.createDirectories(dir);
+            Map<String, String> all = new java.util.HashMap<>(env);
+            all.put("ACCELTRIAGE_ALERTMANAGER_TOKEN", WEBHOOK_TOKEN);
+            all.put("ACCELTRIAGE_ACCESS_TOKENS", "bench:admin:" + ADMIN_TOKEN);
+            ServiceProcess p = ServiceProcess.start(dir, all, JVM_FLAGS).awaitReady(Duration.ofSeconds(120));
+            return new Service(p, p.sinceStart());
+        }
+
+        long rssKiB() {
+            return process.rssKiB();
+        }
+
+        String logTail() {
+            return process.logTail();
+        }
+
+        String get(String path, int expected) {
+            return expect(process.get(path, ADMIN_TOKEN), expected);
+        }
+
+        JsonNode getJson(String path) throws Exception {
+            return JSON.readTree(get(path, 200));
+        }
+
+        JsonNode postJson(String path, String body, int expected) throws Exception {
+            return JSON.readTree(expect(process.postJson(path, ADMIN_TOKEN, body), expected));
+        }
+
+        void postWebhook(byte[] body) {
+            expect(process.postJson("/api/v1/alerts", WEBHOOK_TOKEN, new String(body, java.nio.charset.StandardCharsets.UTF_8)), 200);
+        }
+
+        /** An unlabelled sample of /metrics; -1 when not served. */
+        long metric(String name) {
+            for (String line : get("/metrics", 200).split("\n")) {
+                if (line.startsWith(name + " ")) return (long) Double.parseDouble(line.substring(name.length() + 1).trim());
+            }
+            return -1;
+        }
+
+        private static String expect(java.net.http.HttpResponse<String> r, int expected) {
+            if (r.statusCode() != expected) {
+                throw new AssertionError(r.request().method() + " " + r.uri() + " answered " + r.statusCode() + ": " + r.body());
+            }
+            return r.body();
+        }
+
+        @Override
+        public void close() {
+            process.close();
         }
     }
 
@@ -258,7 +325,7 @@ class LoadBenchmark {
      * latency from its own send. Otherwise deliveries start on a fixed schedule whatever the answers
      * take, and each latency counts from when the delivery was due.
      */
-    private static Run send(ServiceProcess service, List<byte[]> bodies, String path, int perSecond) throws Exception {
+    private static Run send(Service service, List<byte[]> bodies, String path, int perSecond) throws Exception {
         List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
         ExecutorService senders = Executors.newFixedThreadPool(perSecond == 0 ? SENDERS : 64);
         long start = System.nanoTime();

@@ -1,7 +1,7 @@
 package io.acceltriage.testing;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -13,164 +13,202 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
- * The packaged service (target/quarkus-app/quarkus-run.jar) as its own process on a free loopback
- * port and its own data folder, with a webhook token and an admin token of the test's, awaited until
- * ready. Its output goes to service.log in the folder, shown when something goes wrong.
+ * The packaged service (target/quarkus-app/quarkus-run.jar) as a real process of a failsafe test: its
+ * own loopback port and folder, the environment the test gives it, output appended to service.log in
+ * that folder (a restart keeps one log). {@link #kill} is SIGKILL: no shutdown hook, no flush.
  */
 public final class ServiceProcess implements AutoCloseable {
 
     public static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
-    public static final String WEBHOOK_TOKEN = "service-test-webhook-token";
-    public static final String ADMIN_TOKEN = "service-test-admin-token-0123456789";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private final Process process;
+    private final Path dir;
     private final int port;
-    private final Path log;
-    private long startupNanos;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Map<String, String> env;
+    private final List<String> jvmFlags;
+    private final Process process;
+    private final long startedNanos = System.nanoTime();
 
-    private ServiceProcess(Process process, int port, Path log) {
-        this.process = process;
+    private ServiceProcess(Path dir, int port, Map<String, String> env, List<String> jvmFlags) {
+        this.dir = dir;
         this.port = port;
-        this.log = log;
-    }
-
-    /**
-     * JVM flags the benchmarks run the service with: -Dacceltriage.bench.jvm="…" to try others. The
-     * default caps the heap the way a container limit would, so resident size means something.
-     */
-    public static String benchmarkJvmFlags() {
-        return System.getProperty("acceltriage.bench.jvm", "-Xmx256m -XX:+UseSerialGC");
-    }
-
-    /** Starts the service with extra environment (e.g. ACCELTRIAGE_SANDBOX_LATENCY) and waits until it is ready. */
-    public static ServiceProcess start(Path dir, Map<String, String> env) throws IOException, InterruptedException {
-        if (!Files.exists(JAR)) throw new AssertionError("build the jar first: ./mvnw package");
-        Files.createDirectories(dir);
-        int port = ServerProcess.freePort();
+        this.env = env;
+        this.jvmFlags = jvmFlags;
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String flag : benchmarkJvmFlags().trim().split("\\s+")) {
-            if (!flag.isEmpty()) command.add(flag);
-        }
+        command.addAll(jvmFlags);
         command.addAll(List.of("-jar", JAR.toString()));
         ProcessBuilder pb = new ProcessBuilder(command);
-        Map<String, String> environment = new HashMap<>(env);
-        environment.put("ACCELTRIAGE_PORT", Integer.toString(port));
-        environment.put("ACCELTRIAGE_HOST", "127.0.0.1");
-        environment.put("ACCELTRIAGE_DATA_DIR", dir.resolve("data").toString());
-        environment.put("ACCELTRIAGE_ALERTMANAGER_TOKEN", WEBHOOK_TOKEN);
-        environment.put("ACCELTRIAGE_ACCESS_TOKENS", "service-test:admin:" + ADMIN_TOKEN);
-        pb.environment().putAll(environment);
-        Path log = dir.resolve("service.log");
-        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        long began = System.nanoTime();
-        Process process = pb.start();
-        ServiceProcess service = new ServiceProcess(process, port, log);
+        pb.environment().put("ACCELTRIAGE_PORT", Integer.toString(port));
+        pb.environment().put("ACCELTRIAGE_HOST", "127.0.0.1");
+        pb.environment().put("ACCELTRIAGE_DATA_DIR", dir.toString());
+        pb.environment().putAll(env);
+        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("service.log").toFile()));
         try {
-            service.awaitReady();
-        } catch (AssertionError | IOException | InterruptedException e) {
-            process.destroyForcibly();
-            throw e;
+            this.process = pb.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start " + JAR, e);
         }
-        service.startupNanos = System.nanoTime() - began;
-        return service;
     }
 
-    private void awaitReady() throws IOException, InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
-        while (Instant.now().isBefore(deadline)) {
-            if (!process.isAlive()) throw new AssertionError("the service exited:\n" + logTail());
-            try {
-                if (send(HttpRequest.newBuilder(uri("/q/health/ready"))).statusCode() == 200) return;
-            } catch (IOException notYet) {
-                // listening soon
-            }
-            Thread.sleep(20);
+    /** Starts the jar on a free port with its data (and log) in {@code dir} and the given ACCELTRIAGE_* settings. */
+    public static ServiceProcess start(Path dir, Map<String, String> env) {
+        return start(dir, env, List.of());
+    }
+
+    /** The same with JVM flags (a heap cap, a collector) before {@code -jar}. */
+    public static ServiceProcess start(Path dir, Map<String, String> env, List<String> jvmFlags) {
+        assertTrue(Files.exists(JAR), "build the jar first: ./mvnw package");
+        return new ServiceProcess(dir, ServerProcess.freePort(), new LinkedHashMap<>(env), List.copyOf(jvmFlags));
+    }
+
+    /** The same service again (folder, port, environment): what a supervisor does after a crash. */
+    public ServiceProcess restart() {
+        if (process.isAlive()) {
+            throw new IllegalStateException("still running: kill or close it first");
         }
-        throw new AssertionError("not ready in 120 s:\n" + logTail());
+        return new ServiceProcess(dir, port, env, jvmFlags);
     }
 
-    public long startupNanos() {
-        return startupNanos;
+    public String url(String path) {
+        return "http://127.0.0.1:" + port + path;
     }
 
-    public URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + port + path);
+    public long pid() {
+        return process.pid();
     }
 
-    /** Resident set size of the service process, from /proc (0 where there is no /proc). */
+    /** Time since the process was started: read right after {@link #awaitReady}, its start-up time. */
+    public Duration sinceStart() {
+        return Duration.ofNanos(System.nanoTime() - startedNanos);
+    }
+
+    /** Resident set size of the process from /proc; 0 where there is none (not Linux, or the process ended). */
     public long rssKiB() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
                 if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
             }
         } catch (IOException | UncheckedIOException gone) {
-            // the process ended, or not Linux
+            // ended, or no /proc
         }
         return 0;
     }
 
-    public String get(String path, int expected) throws IOException, InterruptedException {
-        return expect(send(HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + ADMIN_TOKEN)), expected);
+    /** Waits until /q/health/ready answers 200; fails with the log when the process exits or the bound passes. */
+    public ServiceProcess awaitReady(Duration bound) {
+        awaitHealth(bound, 200);
+        return this;
     }
 
-    public JsonNode getJson(String path) throws IOException, InterruptedException {
-        return JSON.readTree(get(path, 200));
+    /** Waits until /q/health/ready answers {@code status} (503 while a dependency is down). */
+    public void awaitHealth(Duration bound, int status) {
+        // Polled often: a benchmark reads the start-up time off the moment this returns.
+        await("readiness " + status, bound, 25, () -> {
+            HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(url("/q/health/ready"))).timeout(Duration.ofSeconds(10)));
+            return r.statusCode() == status;
+        });
     }
 
-    public JsonNode postJson(String path, String body, int expected) throws IOException, InterruptedException {
-        return JSON.readTree(expect(send(HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + ADMIN_TOKEN)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body))), expected));
+    /** Polls {@code done} until it holds; fails with the service's log when the bound passes or the process dies. */
+    public void await(String what, Duration bound, java.util.function.BooleanSupplier done) {
+        await(what, bound, 200, done);
     }
 
-    /** An Alertmanager delivery with the webhook token; the answer must be 200. */
-    public String postWebhook(byte[] body) throws IOException, InterruptedException {
-        return expect(send(HttpRequest.newBuilder(uri("/api/v1/alerts")).header("Authorization", "Bearer " + WEBHOOK_TOKEN)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body))), 200);
-    }
-
-    /** The value of an unlabelled sample on /metrics; -1 when the service does not serve it. */
-    public long metric(String name) throws IOException, InterruptedException {
-        for (String line : get("/metrics", 200).split("\n")) {
-            if (line.startsWith(name + " ")) return (long) Double.parseDouble(line.substring(name.length() + 1).trim());
+    private void await(String what, Duration bound, long pollMillis, java.util.function.BooleanSupplier done) {
+        Instant deadline = Instant.now().plus(bound);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new AssertionError("the service exited (" + process.exitValue() + ") while waiting for " + what + "\n" + logTail());
+            }
+            try {
+                if (done.getAsBoolean()) return;
+            } catch (UncheckedIOException notYet) {
+                // not listening yet, or busy
+            }
+            ServerProcess.sleep(pollMillis);
         }
-        return -1;
+        throw new AssertionError("no " + what + " within " + bound.toSeconds() + " s\n" + logTail());
     }
 
-    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        return http.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+    /** GET with a bearer token (null: none). */
+    public HttpResponse<String> get(String path, String token) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(30));
+        if (token != null) b.header("Authorization", "Bearer " + token);
+        return send(b);
     }
 
-    private String expect(HttpResponse<String> response, int expected) {
-        if (response.statusCode() != expected) {
-            throw new AssertionError(response.request().method() + " " + response.uri() + " answered " + response.statusCode()
-                    + " (expected " + expected + "): " + response.body());
+    /** Polls a GET until its body satisfies {@code ok}; returns that body. */
+    public String awaitBody(String path, String token, Duration bound, Predicate<String> ok) {
+        String[] last = {""};
+        try {
+            await(path + " to show what the test expects", bound, () -> ok.test(last[0] = get(path, token).body()));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\nlast answer of " + path + ": " + last[0], e);
         }
-        return response.body();
+        return last[0];
     }
 
+    /** POST a JSON body with a bearer token. */
+    public HttpResponse<String> postJson(String path, String token, String json) {
+        return send(HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** SIGKILL, and waits until the process is gone: nothing of it runs after this returns. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("pid " + process.pid() + " survived SIGKILL for 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The last lines of the log, for failure messages. */
     public String logTail() {
         try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+            List<String> lines = Files.readAllLines(dir.resolve("service.log"));
+            return "----- " + dir.resolve("service.log") + " (last lines) -----\n"
+                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 80), lines.size())) + "\n----- end -----";
         } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
+            return "(no service log: " + e.getMessage() + ")";
         }
     }
 
+    /** A graceful stop (SIGTERM), forced after 10 s. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
+        if (!process.isAlive()) return;
         process.destroy();
-        if (!process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
         }
     }
 }
