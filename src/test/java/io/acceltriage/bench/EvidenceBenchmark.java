@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * slow: 200 ms added to each Kubernetes API request (cluster state, events and logs all go through it)
  * and to each metrics read. Reported as a ratio to the 200 ms, beside the same triage with no delay.
  * A figure, not a pass/fail: run it on purpose with
- * {@code ./mvnw -B -o test -Dtest=EvidenceBenchmark -Dsurefire.excludedGroups=}; it prints the figures and
+ * {@code ./mvnw -B verify -Pbenchmark} (with the load benchmark); it prints the figures and
  * writes them to {@code target/benchmarks/evidence.txt}.
  */
 @Tag("benchmark")
