@@ -56,11 +56,11 @@ public interface Gen<T> {
 
     @SafeVarargs
     static <T> Gen<T> of(T... values) {
-        return of(List.of(values));
+        return of(java.util.Arrays.asList(values));
     }
 
     static <T> Gen<T> of(List<T> values) {
-        List<T> copy = List.copyOf(values);
+        List<T> copy = java.util.Collections.unmodifiableList(new ArrayList<>(values)); // nulls allowed: "absent" is a case
         return r -> copy.get(r.nextInt(copy.size()));
     }
 

@@ -1,0 +1,49 @@
+package io.acceltriage.testing;
+
+import io.acceltriage.store.Database;
+import java.sql.ResultSet;
+
+/**
+ * What a batch of refused requests must leave as it found: the rows of alerts, incidents, actions and
+ * the audit log. Refusals themselves are audited by design (access.denied), so those records are not
+ * counted; everything else a request could store or set off is.
+ */
+public record StoreCounts(long alerts, long incidents, long actions, long audit) {
+
+    public static StoreCounts of(Database database) {
+        return database.read(c -> new StoreCounts(count(c, "select count(*) from alerts"), count(c, "select count(*) from incidents"),
+                count(c, "select count(*) from actions"), count(c, "select count(*) from audit_log where kind <> 'access.denied'")));
+    }
+
+    /**
+     * The counts once work set off by earlier tests (triage of their alerts, notifications) has
+     * finished: the same twice, 300 ms apart, or whatever they are after 15 s.
+     */
+    public static StoreCounts settled(Database database) {
+        StoreCounts last = of(database);
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            sleep(300);
+            StoreCounts now = of(database);
+            if (now.equals(last)) return now;
+            last = now;
+        }
+        return last;
+    }
+
+    private static long count(java.sql.Connection c, String sql) throws java.sql.SQLException {
+        try (var ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
