@@ -16,16 +16,23 @@ public record StoreCounts(long alerts, long incidents, long actions, long audit)
     }
 
     /**
-     * The counts once work set off by earlier tests (triage of their alerts, notifications) has
-     * finished: the same twice, 300 ms apart, or whatever they are after 15 s.
+     * The counts once work set off by earlier tests (filing their alerts, running their actions,
+     * triage, notifications) has finished: no alert waiting to be filed and no action planned but not
+     * yet run (for up to 8 s: one stuck for good must not stall every test), and the same counts
+     * three times over 600 ms; or whatever they are after 20 s.
      */
     public static StoreCounts settled(Database database) {
         StoreCounts last = of(database);
-        long deadline = System.nanoTime() + 15_000_000_000L;
-        while (System.nanoTime() < deadline) {
+        int same = 0;
+        long start = System.nanoTime();
+        long deadline = start + 20_000_000_000L;
+        while (System.nanoTime() < deadline && same < 2) {
             sleep(300);
             StoreCounts now = of(database);
-            if (now.equals(last)) return now;
+            boolean busy = System.nanoTime() - start < 8_000_000_000L
+                    && database.read(c -> count(c, "select count(*) from alerts where processed_at is null")
+                            + count(c, "select count(*) from actions where status = 'PLANNED'")) > 0;
+            same = now.equals(last) && !busy ? same + 1 : 0;
             last = now;
         }
         return last;
