@@ -82,7 +82,7 @@ class BadInputOverHttpTest {
     @Test
     void aBrokenAlertmanagerDeliveryIsRefusedWithAReason() {
         begin();
-        String valid = AlertmanagerPayloadsProperties.VALID.replace("{}:{alertname=\\\"GpuXidError\\\"}", "bad-input-" + UUID.randomUUID());
+        String valid = AlertmanagerPayloadsPropertyTest.VALID.replace("{}:{alertname=\\\"GpuXidError\\\"}", "bad-input-" + UUID.randomUUID());
         // Only the broken ones: a mutation that happens to be valid would rightly be stored.
         Gen<byte[]> broken = BadInputs.jsonMutationsOf(valid).filter(BadInputOverHttpTest::refusedByTheParser);
         Gen.forAll(404, 300, broken, BadInputs::show, body ->
@@ -92,7 +92,7 @@ class BadInputOverHttpTest {
     @Test
     void aDeliveryWithoutTheRightTokenIsRefusedAndNotRead() {
         begin();
-        byte[] valid = BadInputs.utf8(AlertmanagerPayloadsProperties.VALID.replace("{}:{alertname=\\\"GpuXidError\\\"}", "forged-" + UUID.randomUUID()));
+        byte[] valid = BadInputs.utf8(AlertmanagerPayloadsPropertyTest.VALID.replace("{}:{alertname=\\\"GpuXidError\\\"}", "forged-" + UUID.randomUUID()));
         Gen.forAll(401, 120, forgedAlertmanagerAuth(), String::valueOf, header ->
                 refused(http.post("/api/v1/alerts", headers("Authorization", header, "Content-Type", "application/json"), valid), 401));
     }

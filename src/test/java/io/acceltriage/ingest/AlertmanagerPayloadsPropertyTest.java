@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * {@link InvalidPayload} and a reason: never another exception, which the webhook would answer with a
  * 500, and never an alert whose insert fails, which it would answer with a 503 that Alertmanager retries for ever.
  */
-class AlertmanagerPayloadsProperties {
+class AlertmanagerPayloadsPropertyTest {
 
     static final String VALID = """
             {"version":"4","groupKey":"{}:{alertname=\\"GpuXidError\\"}","truncatedAlerts":0,"status":"firing",
@@ -40,7 +40,7 @@ class AlertmanagerPayloadsProperties {
                 assertReason(e);
                 return;
             }
-            alerts.forEach(AlertmanagerPayloadsProperties::assertStorable);
+            alerts.forEach(AlertmanagerPayloadsPropertyTest::assertStorable);
         });
     }
 
@@ -48,7 +48,7 @@ class AlertmanagerPayloadsProperties {
     void whatParsesFitsTheStore() {
         Gen.forAll(79, 3000, BadInputs.valueReplacements(VALID), BadInputs::show, body -> {
             try {
-                AlertmanagerPayloads.parse(body).forEach(AlertmanagerPayloadsProperties::assertStorable);
+                AlertmanagerPayloads.parse(body).forEach(AlertmanagerPayloadsPropertyTest::assertStorable);
             } catch (InvalidPayload e) {
                 assertReason(e);
             }

@@ -14,7 +14,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** A Teams request not signed with our token is refused with a reason, whatever its header or body. */
-class TeamsBadInputProperties {
+class TeamsBadInputPropertyTest {
 
     static final String TOKEN = Base64.getEncoder().encodeToString("teams-outgoing-webhook-token".getBytes(StandardCharsets.UTF_8));
     static final byte[] BODY = BadInputs.utf8("{\"type\":\"message\",\"text\":\"<at>acceltriage</at> approve act-0001\","

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * every one with a reason (and accepts exactly the genuine request), and the form reader either
  * decodes a body or says why it cannot: never an exception the endpoint would turn into a 500.
  */
-class SlackBadInputProperties {
+class SlackBadInputPropertyTest {
 
     static final String SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
     static final Instant NOW = Instant.parse("2026-11-30T10:00:00Z");

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * the person who followed it can read, or (a change base64 ignores) grants exactly what the link did,
  * nonce and all, so the single use still holds. Nothing else is ever thrown.
  */
-class ApprovalLinksProperties {
+class ApprovalLinksPropertyTest {
 
     final ApprovalLinksTest.Hands clock = new ApprovalLinksTest.Hands();
     final ApprovalLinks links = new ApprovalLinks(Optional.of(ApprovalLinksTest.KEY), Duration.ofHours(1), clock);
