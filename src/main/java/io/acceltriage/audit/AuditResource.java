@@ -28,13 +28,14 @@ class AuditResource {
     @GET
     public Response search(@QueryParam("incident") String incident, @QueryParam("kind") String kind,
             @QueryParam("actor") String actor, @QueryParam("since") String since, @QueryParam("until") String until,
-            @QueryParam("q") String text, @QueryParam("after") Long after, @QueryParam("limit") Integer limit) {
+            @QueryParam("q") String text, @QueryParam("after") String after, @QueryParam("limit") String limit) {
         AuditQuery q;
         try {
-            int n = limit == null ? 100 : limit;
+            long n = number("limit", limit, 100);
             if (n < 1 || n > 1000) throw new IllegalArgumentException("limit must be between 1 and 1000; got " + n);
+            Long from = after == null || after.isBlank() ? null : number("after", after, 0);
             q = new AuditQuery(blank(incident), kind == null || kind.isBlank() ? null : AuditKind.fromWireName(kind), blank(actor),
-                    time("since", since), time("until", until), blank(text), after, n);
+                    time("since", since), time("until", until), blank(text), from, (int) n);
         } catch (IllegalArgumentException e) {
             return Response.status(400).entity(Map.of("error", e.getMessage())).build();
         }
@@ -52,13 +53,37 @@ class AuditResource {
         return Response.ok(v).build();
     }
 
+    /** A whole number, or {@code otherwise} when the parameter is absent. */
+    private static long number(String name, String value, long otherwise) {
+        if (value == null || value.isBlank()) return otherwise;
+        try {
+            return Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number; got '" + abbreviate(value) + "'");
+        }
+    }
+
     private static Instant time(String name, String value) {
         if (value == null || value.isBlank()) return null;
+        Instant t;
         try {
-            return Instant.parse(value);
+            t = Instant.parse(value.strip());
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(name + " must be an RFC 3339 time; got '" + value + "'");
+            t = null;
         }
+        // Years past 9999 parse, but neither java.sql.Timestamp nor every database holds them.
+        if (t == null || t.isBefore(EARLIEST) || t.isAfter(LATEST)) {
+            throw new IllegalArgumentException(name + " must be an RFC 3339 time such as 2026-11-30T10:00:00Z; got '"
+                    + abbreviate(value) + "'");
+        }
+        return t;
+    }
+
+    private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
+    private static String abbreviate(String s) {
+        return s.length() > 80 ? s.substring(0, 80) + "…" : s;
     }
 
     private static String blank(String s) {

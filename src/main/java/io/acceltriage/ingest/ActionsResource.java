@@ -82,8 +82,15 @@ public class ActionsResource {
         return claimed == null || claimed.equals(me) ? me : null;
     }
 
+    /** The audit log's actor column: a longer name could not be recorded, so it is refused here. */
+    static final int MAX_NAME = 256;
+
     /** Runs a decision as the signed-in person, or refuses one made in someone else's name. */
     private Response asDecider(DecisionBody body, java.util.function.Function<String, Response> decision) {
+        String refusal = invalid(body);
+        if (refusal != null) {
+            return error(400, refusal);
+        }
         String approver = decider(body);
         if (approver == null) {
             return error(403, "you are signed in as " + who.getName() + " and may not decide as "
@@ -147,6 +154,14 @@ public class ActionsResource {
         out.put("status", r.status() == null ? null : r.status().name().toLowerCase(Locale.ROOT));
         out.put("message", r.message());
         return Response.ok(out).build();
+    }
+
+    /** Why a decision body cannot be taken as it is, or null. */
+    static String invalid(DecisionBody body) {
+        if (body != null && body.approver() != null && body.approver().length() > MAX_NAME) {
+            return "approver is " + body.approver().length() + " characters long; a name has at most " + MAX_NAME;
+        }
+        return null;
     }
 
     static Map<String, Object> view(ActionRecord r) {

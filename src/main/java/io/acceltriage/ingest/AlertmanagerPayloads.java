@@ -22,6 +22,18 @@ public final class AlertmanagerPayloads {
     static final int MAX_ALERTS = 1000;
     static final int MAX_LABELS = 64;
     static final int MAX_VALUE_LENGTH = 4096;
+    // The store's column widths (db/migration): a longer value would pass here and fail the insert,
+    // answering 503, which Alertmanager retries for ever.
+    static final int MAX_GROUP_KEY = 2000;
+    static final int MAX_URL = 2000;
+    static final int MAX_ALERTNAME = 256;
+    /** Kubernetes' own limit for a name; incidents store these labels as their subject. */
+    static final int MAX_NAME = 253;
+    /** Labels that name a Kubernetes object (read by the correlator to find an incident's subject). */
+    static final List<String> NAME_LABELS = List.of("node", "kubernetes_node", "Hostname", "hostname", "exported_node",
+            "namespace", "pod", "deployment", "statefulset", "jobset", "job_name", "daemonset", "leaderworkerset");
+    private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
     private AlertmanagerPayloads() {}
 
@@ -35,8 +47,9 @@ public final class AlertmanagerPayloads {
         } catch (MismatchedInputException e) {
             throw new InvalidPayload("wrong type at " + path(e) + ": " + firstLine(e.getOriginalMessage()));
         } catch (JsonProcessingException e) {
-            throw new InvalidPayload("malformed JSON at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + firstLine(e.getOriginalMessage()));
+            // A broken limit (nesting, number or string length) carries no location.
+            throw new InvalidPayload("malformed JSON" + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()
+                    + ", column " + e.getLocation().getColumnNr()) + ": " + firstLine(e.getOriginalMessage()));
         } catch (java.io.IOException e) {
             throw new InvalidPayload("unreadable body: " + e.getMessage());
         }
@@ -44,7 +57,7 @@ public final class AlertmanagerPayloads {
             throw new InvalidPayload("body is JSON null: expected an Alertmanager webhook payload");
         }
         if (payload.version() != null && !payload.version().equals("4")) {
-            throw new InvalidPayload("unsupported payload version \"" + payload.version() + "\": this endpoint speaks version 4");
+            throw new InvalidPayload("unsupported payload version \"" + abbreviate(payload.version()) + "\": this endpoint speaks version 4");
         }
         if (payload.alerts() == null) {
             throw new InvalidPayload("missing field \"alerts\": expected an array of alerts");
@@ -54,6 +67,7 @@ public final class AlertmanagerPayloads {
                     + "; lower max_alerts in the webhook_config");
         }
         String groupKey = payload.groupKey() == null ? "" : payload.groupKey();
+        text(groupKey, "groupKey", MAX_GROUP_KEY);
         List<Alert> alerts = new ArrayList<>(payload.alerts().size());
         for (int i = 0; i < payload.alerts().size(); i++) {
             alerts.add(toAlert(payload.alerts().get(i), groupKey, "alerts[" + i + "]"));
@@ -69,12 +83,21 @@ public final class AlertmanagerPayloads {
         try {
             status = AlertStatus.parse(a.status());
         } catch (IllegalArgumentException e) {
-            throw new InvalidPayload(at + ".status: " + e.getMessage());
+            throw new InvalidPayload(at + ".status must be \"firing\" or \"resolved\", got \"" + abbreviate(String.valueOf(a.status())) + "\"");
         }
         Map<String, String> labels = checked(a.labels(), at + ".labels", true);
         Map<String, String> annotations = checked(a.annotations() == null ? Map.of() : a.annotations(), at + ".annotations", false);
         if (!labels.containsKey("alertname")) {
             throw new InvalidPayload(at + ".labels has no \"alertname\"");
+        }
+        text(labels.get("alertname"), at + ".labels.alertname", MAX_ALERTNAME);
+        for (String name : NAME_LABELS) {
+            if (labels.containsKey(name)) {
+                text(labels.get(name), at + ".labels." + name, MAX_NAME);
+            }
+        }
+        if (a.generatorURL() != null) {
+            text(a.generatorURL(), at + ".generatorURL", MAX_URL);
         }
         Instant startsAt = time(a.startsAt(), at + ".startsAt", true);
         Instant endsAt = time(a.endsAt(), at + ".endsAt", false);
@@ -83,6 +106,7 @@ public final class AlertmanagerPayloads {
         if (fingerprint.length() > 64) {
             throw new InvalidPayload(at + ".fingerprint is longer than 64 characters");
         }
+        text(fingerprint, at + ".fingerprint", 64);
         return new Alert(fingerprint, groupKey, status, labels, annotations, startsAt, endsAt, a.generatorURL());
     }
 
@@ -96,10 +120,13 @@ public final class AlertmanagerPayloads {
         }
         for (Map.Entry<String, String> e : map.entrySet()) {
             if (e.getValue() == null) {
-                throw new InvalidPayload(at + "." + e.getKey() + " is null: values must be strings");
+                throw new InvalidPayload(at + "." + abbreviate(e.getKey()) + " is null: values must be strings");
             }
             if (e.getKey().length() > 256 || e.getValue().length() > MAX_VALUE_LENGTH) {
                 throw new InvalidPayload(at + "." + abbreviate(e.getKey()) + " is too long");
+            }
+            if (e.getKey().indexOf('\u0000') >= 0 || e.getValue().indexOf('\u0000') >= 0) {
+                throw new InvalidPayload(at + "." + abbreviate(e.getKey()) + " contains a NUL character");
             }
         }
         return map;
@@ -113,10 +140,25 @@ public final class AlertmanagerPayloads {
             }
             return null;
         }
+        Instant t;
         try {
-            return java.time.OffsetDateTime.parse(value).toInstant();
+            t = java.time.OffsetDateTime.parse(value).toInstant();
         } catch (DateTimeParseException e) {
             throw new InvalidPayload(at + " is not an RFC 3339 time: \"" + abbreviate(value) + "\"");
+        }
+        if (t.isBefore(EARLIEST) || t.isAfter(LATEST)) {
+            throw new InvalidPayload(at + " is outside the years 1 to 9999: \"" + abbreviate(value) + "\"");
+        }
+        return t;
+    }
+
+    /** A string the store keeps as it is: within its column and without NUL, which PostgreSQL refuses. */
+    private static void text(String value, String at, int max) {
+        if (value.length() > max) {
+            throw new InvalidPayload(at + " is " + value.length() + " characters long; at most " + max);
+        }
+        if (value.indexOf('\u0000') >= 0) {
+            throw new InvalidPayload(at + " contains a NUL character");
         }
     }
 

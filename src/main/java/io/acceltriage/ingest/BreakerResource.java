@@ -48,6 +48,10 @@ public class BreakerResource {
         if (body == null || body.approver() == null || body.approver().isBlank()) {
             return ActionsResource.error(400, "name who resets it: {\"approver\": \"...\", \"reason\": \"...\"}");
         }
+        String refusal = ActionsResource.invalid(body);
+        if (refusal != null) {
+            return ActionsResource.error(400, refusal);
+        }
         if (!policy.current().approversOrEmpty().contains(body.approver())) {
             audit.append(null, AuditKind.ACCESS_DENIED, body.approver(), Map.of("attempted", "reset the circuit breaker",
                     "reason", "not an approver of policy " + policy.current().name()));

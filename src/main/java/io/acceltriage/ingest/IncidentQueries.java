@@ -48,33 +48,53 @@ class IncidentQueries {
     }
 
     static IncidentFilter filter(String state, String family, String node, String namespace, String since, String before,
-            Integer limit) {
+            String limit) {
         IncidentState s = null;
         if (state != null && !state.isBlank()) {
             try {
                 s = IncidentState.valueOf(state.toUpperCase().replace('-', '_'));
             } catch (IllegalArgumentException e) {
                 throw new InvalidPayload("state must be one of triaging, mitigated, awaiting_approval, escalated, no_fault, resolved; got '"
-                        + state + "'");
+                        + abbreviate(state) + "'");
             }
         }
         if (family != null && !family.isBlank() && !List.of("infrastructure", "device", "application", "none").contains(family)) {
-            throw new InvalidPayload("family must be infrastructure, device, application or none; got '" + family + "'");
+            throw new InvalidPayload("family must be infrastructure, device, application or none; got '" + abbreviate(family) + "'");
         }
-        int n = limit == null ? 50 : limit;
-        if (n < 1 || n > 500) {
-            throw new InvalidPayload("limit must be between 1 and 500; got " + n);
+        int n = 50;
+        if (limit != null && !limit.isBlank()) {
+            try {
+                n = Integer.parseInt(limit.strip());
+            } catch (NumberFormatException e) {
+                n = -1;
+            }
+            if (n < 1 || n > 500) {
+                throw new InvalidPayload("limit must be a whole number between 1 and 500; got '" + abbreviate(limit) + "'");
+            }
         }
         return new IncidentFilter(s, blank(family), blank(node), blank(namespace), time("since", since), time("before", before), n);
     }
 
     static Instant time(String name, String value) {
         if (value == null || value.isBlank()) return null;
+        Instant t;
         try {
-            return Instant.parse(value);
+            t = Instant.parse(value.strip());
         } catch (DateTimeParseException e) {
-            throw new InvalidPayload(name + " must be an RFC 3339 time such as 2026-11-30T10:00:00Z; got '" + value + "'");
+            t = null;
         }
+        // Years past 9999 parse, but neither java.sql.Timestamp nor every database holds them.
+        if (t == null || t.isBefore(EARLIEST) || t.isAfter(LATEST)) {
+            throw new InvalidPayload(name + " must be an RFC 3339 time such as 2026-11-30T10:00:00Z; got '" + abbreviate(value) + "'");
+        }
+        return t;
+    }
+
+    private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
+    private static String abbreviate(String s) {
+        return s.length() > 80 ? s.substring(0, 80) + "…" : s;
     }
 
     private static String blank(String s) {

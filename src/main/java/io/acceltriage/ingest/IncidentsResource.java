@@ -24,7 +24,7 @@ class IncidentsResource {
     @GET
     public Response list(@QueryParam("state") String state, @QueryParam("family") String family, @QueryParam("node") String node,
             @QueryParam("namespace") String namespace, @QueryParam("since") String since, @QueryParam("before") String before,
-            @QueryParam("limit") Integer limit) {
+            @QueryParam("limit") String limit) {
         try {
             List<IncidentView> items = queries.list(IncidentQueries.filter(state, family, node, namespace, since, before, limit));
             String next = items.isEmpty() ? null : items.get(items.size() - 1).openedAt().toString();

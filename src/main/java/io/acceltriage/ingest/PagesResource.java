@@ -62,7 +62,7 @@ class PagesResource {
         filters.put("namespace", blank(namespace));
         filters.put("since", blank(since));
         try {
-            IncidentFilter f = IncidentQueries.filter(state, family, node, namespace, since, before, PAGE_SIZE);
+            IncidentFilter f = IncidentQueries.filter(state, family, node, namespace, since, before, String.valueOf(PAGE_SIZE));
             List<IncidentView> items = queries.list(f);
             String older = items.size() < PAGE_SIZE ? null
                     : link("/", filters, "before", items.get(items.size() - 1).openedAt().toString());

@@ -142,6 +142,11 @@ public final class FaultInjector {
         return devicePluginAlert(node);
     }
 
+    /** A DNS label, as Kubernetes requires of a namespace. */
+    private static final java.util.regex.Pattern NAMESPACE = java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    /** A DNS subdomain, as Kubernetes requires of a pod's name. */
+    private static final java.util.regex.Pattern POD_NAME = java.util.regex.Pattern.compile("(?=.{1,253}$)[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
+
     private FiredAlert cudaOom(Fault fault) {
         String ref = fault.pod();
         if (ref == null || !ref.contains("/")) {
@@ -150,6 +155,11 @@ public final class FaultInjector {
         }
         String namespace = ref.substring(0, ref.indexOf('/'));
         String name = ref.substring(ref.indexOf('/') + 1);
+        // Checked here: the API server answers a malformed name with an error, not with "no such pod".
+        if (!NAMESPACE.matcher(namespace).matches() || !POD_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("pod \"" + (ref.length() > 80 ? ref.substring(0, 80) + "…" : ref)
+                    + "\" is not a Kubernetes \"namespace/name\"; pods that hold a GPU: " + gpuPods());
+        }
         Pod pod = client().pods().inNamespace(namespace).withName(name).get();
         if (pod == null) {
             throw new IllegalArgumentException("pod " + ref + " does not exist; pods that hold a GPU: " + gpuPods());

@@ -110,7 +110,12 @@ class SlackResource {
         if (refusal != null) {
             return unauthorized(refusal);
         }
-        Map<String, String> form = FormBody.parse(body);
+        Map<String, String> form;
+        try {
+            form = FormBody.parse(body);
+        } catch (FormBody.Malformed e) {
+            return badRequest(e.getMessage());
+        }
         String responseUrl = form.get("response_url");
         String userId = form.get("user_id");
         if (responseUrl == null || responseUrl.isBlank() || userId == null || userId.isBlank()) {
@@ -136,7 +141,12 @@ class SlackResource {
         if (refusal != null) {
             return unauthorized(refusal);
         }
-        String payload = FormBody.parse(body).get("payload");
+        String payload;
+        try {
+            payload = FormBody.parse(body).get("payload");
+        } catch (FormBody.Malformed e) {
+            return badRequest(e.getMessage());
+        }
         if (payload == null) {
             return badRequest("an interaction carries its JSON in the form field payload");
         }

@@ -42,7 +42,9 @@ final class SlackSignature {
         } catch (NumberFormatException e) {
             return "X-Slack-Request-Timestamp is not a number";
         }
-        if (Math.abs(clock.instant().getEpochSecond() - ts) > MAX_AGE.toSeconds()) {
+        long now = clock.instant().getEpochSecond();
+        // Compared as a window, not as |now - ts|: that difference overflows for a timestamp near Long.MIN_VALUE.
+        if (ts < now - MAX_AGE.toSeconds() || ts > now + MAX_AGE.toSeconds()) {
             return "X-Slack-Request-Timestamp is more than 5 minutes away from now: a replay, or a clock out of sync";
         }
         byte[] expected = ("v0=" + sign(secret.get(), timestamp.trim(), body)).getBytes(StandardCharsets.US_ASCII);
