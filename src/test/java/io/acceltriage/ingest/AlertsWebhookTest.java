@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.acceltriage.store.Database;
 import io.quarkus.test.junit.QuarkusTest;
@@ -53,6 +54,36 @@ class AlertsWebhookTest {
         given().header("Authorization", TOKEN).contentType("application/json").body(body)
                 .post("/api/v1/alerts").then().statusCode(200).body("accepted", equalTo(0)).body("duplicates", equalTo(1));
         assertEquals(1, storedWithGroupKey(group));
+    }
+
+    /** Whatever the webhook accepts must also fit an incident, or it would sit in the inbox unfiled. */
+    @Test
+    void aWorkloadWithTheLongestNamesTheWebhookAcceptsIsFiledUnderAnIncident() {
+        String namespace = "ns-" + "n".repeat(250);
+        String workload = "w".repeat(253);
+        String body = """
+                {"version":"4","groupKey":"{}:{g=long-names}","status":"firing","receiver":"acceltriage",
+                 "alerts":[{"status":"firing","labels":{"alertname":"LwsGroupUnavailable","namespace":"%s","leaderworkerset":"%s"},
+                   "annotations":{},"startsAt":"2026-11-30T10:00:00Z","endsAt":"0001-01-01T00:00:00Z","fingerprint":"10a9e5ab1e000001"}]}
+                """.formatted(namespace, workload);
+        given().header("Authorization", TOKEN).contentType("application/json").body(body)
+                .post("/api/v1/alerts").then().statusCode(200).body("accepted", equalTo(1));
+        long deadline = System.currentTimeMillis() + 20_000;
+        String filedUnder = null;
+        while (filedUnder == null && System.currentTimeMillis() < deadline) {
+            filedUnder = database.read(c -> {
+                try (var ps = c.prepareStatement("select incident_id from alerts where fingerprint = ? and processed_at is not null")) {
+                    ps.setString(1, "10a9e5ab1e000001");
+                    try (ResultSet rs = ps.executeQuery()) {
+                        return rs.next() ? rs.getString(1) : null;
+                    }
+                }
+            });
+            if (filedUnder == null) io.acceltriage.testing.ServerProcess.sleep(100);
+        }
+        assertNotNull(filedUnder, "the alert was never filed: its subject did not fit the incidents table");
+        given().header("Authorization", "Bearer viewer-token-0123456789").get("/api/v1/incidents/" + filedUnder).then()
+                .statusCode(200).body("subject", equalTo("workload:" + namespace + "/leaderworkerset/" + workload));
     }
 
     @Test
