@@ -49,7 +49,13 @@ final class RestartPod implements Mitigation {
         if (pod == null) {
             return Outcome.done("pod " + target.name() + " is already gone");
         }
-        if (target.subjectUid() != null && !target.subjectUid().equals(pod.getMetadata().getUid())) {
+        if (target.subjectUid() == null) {
+            // Planned while the pod could not be read: after a crash this pod may already be the
+            // replacement, and deleting it would restart the workload twice. A person decides.
+            return Outcome.failed("pod " + target.name() + " could not be read when the restart was planned, so this pod"
+                    + " cannot be told from a replacement; nothing deleted: restart it by hand if it still needs it", false);
+        }
+        if (!target.subjectUid().equals(pod.getMetadata().getUid())) {
             return Outcome.done("pod " + target.name() + " was already restarted (uid " + pod.getMetadata().getUid()
                     + ", planned for " + target.subjectUid() + "): nothing deleted again");
         }

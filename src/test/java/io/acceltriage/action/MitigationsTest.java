@@ -149,6 +149,20 @@ class MitigationsTest {
     }
 
     @Test
+    void aRestartPlannedWhileThePodCouldNotBeReadDeletesNothingWhenResumed() {
+        Pod vllm = podsOn("gpu-a100-04").stream().filter(p -> p.getMetadata().getName().startsWith("vllm-llama")).findFirst().orElseThrow();
+        String target = "serve/" + vllm.getMetadata().getName();
+        // What a crash leaves when the uid could not be captured at planning: a PLANNED row without it.
+        ActionRecord planned = database.inTransaction(c -> executor.store().insert(c, "inc-nouid|restart-pod:" + target, "inc-nouid",
+                ActionKind.RESTART_POD, target, Decision.ALLOW, ActionStatus.PLANNED, false, "test", null));
+        ActionRecord r = executor.resume(planned);
+        assertEquals(ActionStatus.FAILED, r.status(), r.detail());
+        assertTrue(r.detail().contains("cannot be told from a replacement"), r.detail());
+        assertEquals(vllm.getMetadata().getUid(),
+                client.pods().inNamespace("serve").withName(vllm.getMetadata().getName()).get().getMetadata().getUid());
+    }
+
+    @Test
     void aBarePodIsNeverRestarted() {
         client.pods().inNamespace("research").resource(new PodBuilder().withNewMetadata().withName("bare").withNamespace("research")
                 .endMetadata().withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer().endSpec().build()).create();
