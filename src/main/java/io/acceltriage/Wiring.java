@@ -29,6 +29,8 @@ import io.acceltriage.policy.Policy;
 import io.acceltriage.sandbox.Sandbox;
 import io.acceltriage.store.Database;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import jakarta.enterprise.inject.Instance;
@@ -52,9 +54,20 @@ class Wiring {
             LOG.info("cluster: the sandbox (simulated GPU cluster); set ACCELTRIAGE_CLUSTER_MODE=kubeconfig or in-cluster for a real one");
             return sandbox.get().client();
         }
-        KubernetesClient client = new KubernetesClientBuilder().build();
-        LOG.infof("cluster: %s (%s)", client.getMasterUrl(), config.mode().name().toLowerCase().replace('_', '-'));
+        KubernetesClient client = new KubernetesClientBuilder().withConfig(bounded(Config.autoConfigure(null), config)).build();
+        LOG.infof("cluster: %s (%s, request timeout %d ms, %d retries)", client.getMasterUrl(),
+                config.mode().name().toLowerCase().replace('_', '-'), client.getConfiguration().getRequestTimeout(),
+                client.getConfiguration().getRequestRetryBackoffLimit());
         return client;
+    }
+
+    /**
+     * The kubeconfig or in-cluster settings with our bounds on each request. fabric8's own defaults
+     * (10 retries, backoff up to 3.2 s) would let one failing read hold a triage for 20 s or more.
+     */
+    static Config bounded(Config base, ClusterConfig config) {
+        return new ConfigBuilder(base).withRequestTimeout(Math.toIntExact(config.requestTimeout().toMillis()))
+                .withRequestRetryBackoffLimit(config.requestRetries()).withRequestRetryBackoffInterval(100).build();
     }
 
     @Produces

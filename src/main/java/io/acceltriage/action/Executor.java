@@ -145,7 +145,7 @@ public final class Executor {
         try {
             check = m.verify(target);
         } catch (KubernetesClientException e) {
-            check = Outcome.failed("could not verify: Kubernetes API answered HTTP " + e.getCode() + ": " + e.getMessage(), false);
+            check = Outcome.failed("could not verify: " + apiFailure(e), false);
         }
         Outcome result = check;
         return database.inTransaction(c -> {
@@ -177,7 +177,7 @@ public final class Executor {
             try {
                 why = p.unmet(target);
             } catch (KubernetesClientException e) {
-                why = Optional.of("could not be checked: Kubernetes API answered HTTP " + e.getCode());
+                why = Optional.of("could not be checked: " + apiFailure(e));
             }
             if (why.isPresent()) return Optional.of(p.name() + ": " + why.get());
         }
@@ -194,17 +194,37 @@ public final class Executor {
             try {
                 last = m.apply(target, record.dryRun());
             } catch (KubernetesClientException e) {
-                boolean retryable = e.getCode() == 409 || e.getCode() == 429 || e.getCode() >= 500 || e.getCode() == 0;
-                last = Outcome.failed("Kubernetes API answered " + (e.getCode() == 0 ? "no response" : "HTTP " + e.getCode())
-                        + ": " + e.getMessage(), retryable);
+                last = Outcome.failed(apiFailure(e), retryable(e));
             }
             if (last.success() || !last.retryable()) {
                 return last;
             }
             LOG.warnf("%s %s attempt %d failed: %s", record.kind().wireName(), record.target(), i, last.detail());
-            sleep(200L << (i - 1));
+            if (i < ATTEMPTS) sleep(200L << (i - 1));
         }
         return Outcome.failed(last.detail() + " (gave up after " + ATTEMPTS + " attempts)", false);
+    }
+
+    /** Worth another attempt: a conflict, a rate limit, a server error, or no answer at all. */
+    static boolean retryable(KubernetesClientException e) {
+        return e.getCode() == 409 || e.getCode() == 429 || e.getCode() >= 500 || e.getCode() <= 0;
+    }
+
+    /**
+     * The API server's failure in words an operator can act on. fabric8 gives a request that got no
+     * answer (a timeout, a refused connection) the code 0 or -1, which is no HTTP status to print.
+     */
+    static String apiFailure(KubernetesClientException e) {
+        if (e.getCode() > 0) {
+            return "Kubernetes API answered HTTP " + e.getCode() + ": " + e.getMessage();
+        }
+        boolean timeout = false;
+        for (Throwable t = e; t != null && !timeout; t = t.getCause() == t ? null : t.getCause()) {
+            timeout = t instanceof java.util.concurrent.TimeoutException || t instanceof java.net.http.HttpTimeoutException
+                    || t.getClass().getSimpleName().contains("Timeout");
+        }
+        return "Kubernetes API: " + (timeout ? "no answer within the request timeout" : "no answer") + " (" + e.getMessage()
+                + "); check the API server and the network to it";
     }
 
     /**
@@ -228,7 +248,7 @@ public final class Executor {
         try {
             o = m.undo(new Mitigation.Target(r.target(), r.subjectUid()));
         } catch (KubernetesClientException e) {
-            o = Outcome.failed("Kubernetes API answered HTTP " + e.getCode() + ": " + e.getMessage(), e.getCode() >= 500);
+            o = Outcome.failed(apiFailure(e), e.getCode() >= 500 || e.getCode() <= 0);
         }
         Outcome outcome = o;
         return database.inTransaction(c -> {

@@ -97,7 +97,7 @@ public final class FleetResponder {
             }
             findings.add(new Finding(d.family(), d.confidence(), member.name() + ": " + d.cause(), cited, "member-" + member.key(),
                     false, d.degradation(), false, false));
-            a.evidence().gaps().forEach(g -> gaps.add(new Gap(g.source(), member.name() + ": " + g.reason())));
+            a.evidence().gaps().forEach(g -> gaps.add(new Gap(g.source(), member.name() + ": " + g.reason(), g.failed())));
             consulted.add("member " + member.key() + ": " + d.family().wireName() + " " + d.confidence());
         }
         List<Evidence> rollouts = recentNodeAgentRollouts(at, items.size());

@@ -5,6 +5,7 @@ import io.acceltriage.diagnosis.Family;
 import io.acceltriage.diagnosis.Finding;
 import io.acceltriage.evidence.Evidence;
 import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.evidence.Gap;
 import io.acceltriage.evidence.Facts;
 import io.acceltriage.evidence.PodPlacement;
 import io.acceltriage.evidence.Workload;
@@ -43,6 +44,10 @@ public final class RulesPlanner {
         }
         if (d.family() != Family.NONE && !b.gaps().isEmpty()) {
             escalate.add("some evidence could not be read: " + b.gaps().get(0).reason());
+        } else if (d.family() == Family.NONE) {
+            // "No fault found" is only an answer when every source answered; otherwise it is a guess.
+            b.gaps().stream().filter(Gap::failed).findFirst().ifPresent(g -> escalate.add("no fault found, but "
+                    + g.source().name().toLowerCase() + " could not be read, so one may be missed: " + g.reason()));
         }
         return new Plan(dedupe(proposals), escalate);
     }

@@ -39,6 +39,9 @@ public final class Classifier {
     private final SignatureCatalogue signatures;
     private final ClusterSignals cluster;
 
+    /** Below every policy's minConfidence: a diagnosis without the cluster's state escalates. */
+    static final double CLUSTER_UNREAD_CONFIDENCE = 0.5;
+
     public Classifier(XidCatalogue xids, Toolsets toolsets, SignatureCatalogue signatures, ClusterSignals cluster) {
         this.xids = xids;
         this.toolsets = toolsets;
@@ -70,6 +73,9 @@ public final class Classifier {
             notes.add(g.source().name().toLowerCase() + " unavailable: " + g.reason());
         }
         boolean metricsMissing = bundle.gaps().stream().anyMatch(g -> g.source() == Source.METRICS);
+        // Every mitigation acts on the node or workload the cluster view describes: without it, a
+        // verdict would be a guess about what is there.
+        boolean clusterUnread = bundle.gaps().stream().anyMatch(g -> g.failed() && g.source() == Source.CLUSTER);
 
         if (ranked.isEmpty() || ranked.get(0).getValue() < FAULT_THRESHOLD) {
             double confidence = metricsMissing ? 0.4 : 0.8;
@@ -84,6 +90,10 @@ public final class Classifier {
         double confidence = best - 0.5 * second;
         if (metricsMissing) {
             confidence -= 0.15;
+        }
+        if (clusterUnread) {
+            confidence = Math.min(confidence, CLUSTER_UNREAD_CONFIDENCE);
+            notes.add("the Kubernetes API could not be read: a person decides, nothing acts on a view of the cluster it does not have");
         }
         List<Finding> supporting = findings.stream().filter(f -> f.family() == family)
                 .sorted(Comparator.comparingDouble(Finding::weight).reversed()).toList();

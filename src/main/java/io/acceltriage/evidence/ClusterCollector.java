@@ -97,7 +97,7 @@ final class ClusterCollector {
             case POD -> {
                 Pod pod = client.pods().inNamespace(subject.namespace()).withName(subject.name()).get();
                 if (pod == null) {
-                    gaps.add(new Gap(Source.CLUSTER, "pod " + subject.namespace() + "/" + subject.name() + " no longer exists"));
+                    gaps.add(Gap.absent(Source.CLUSTER, "pod " + subject.namespace() + "/" + subject.name() + " no longer exists"));
                 } else {
                     focus.add(pod);
                     nodeName = pod.getSpec().getNodeName();
@@ -118,7 +118,7 @@ final class ClusterCollector {
             case WORKLOAD -> {
                 focus.addAll(podsOfWorkload(subject, owners));
                 if (focus.isEmpty()) {
-                    gaps.add(new Gap(Source.CLUSTER, "no pods found for " + subject.key()));
+                    gaps.add(Gap.absent(Source.CLUSTER, "no pods found for " + subject.key()));
                 }
                 nodeName = primaryNode(focus);
                 for (Pod p : focus) {
@@ -142,7 +142,7 @@ final class ClusterCollector {
         String pool = null;
         boolean cordoned = false;
         if (nodeName != null && node == null) {
-            gaps.add(new Gap(Source.CLUSTER, "node " + nodeName + " is not known to the API server"));
+            gaps.add(Gap.absent(Source.CLUSTER, "node " + nodeName + " is not known to the API server"));
         }
         if (node != null) {
             pool = knowledge.poolOf(labels(node));
@@ -195,10 +195,10 @@ final class ClusterCollector {
                     p.getSpec().getNodeName(), role, acceleratorsRequested(p), top == null || role.nodeAgent() ? null : top.ref(),
                     firstImage(p), controller != null));
         }
-        observePendingAcceleratorPods(pods.keySet(), join(pending), obs);
+        observePendingAcceleratorPods(pods.keySet(), orGap(pending, Source.CLUSTER, "pending pods", gaps), obs);
 
         List<Workload> workloads = workloadsOf(placements, owners, namespacePods);
-        observeEvents(nodeName, pods.values(), workloads, join(events), obs);
+        observeEvents(nodeName, pods.values(), workloads, orGap(events, Source.EVENTS, "events", gaps), obs);
         return new ClusterView(nodeName, pool, cordoned, metricNodes, obs, placements, workloads, logs, gaps);
     }
 
@@ -564,6 +564,36 @@ final class ClusterCollector {
             if (e.getCause() instanceof RuntimeException r) throw r;
             throw e;
         }
+    }
+
+    /**
+     * A list that only adds to the picture (events, pending pods): when the API server fails it, the
+     * rest of the view stands and the gap says what is missing.
+     */
+    private static <T> List<T> orGap(CompletableFuture<List<T>> f, Source source, String what, List<Gap> gaps) {
+        try {
+            return join(f);
+        } catch (KubernetesClientException e) {
+            gaps.add(new Gap(source, what + " unreadable: " + apiFailure(e)));
+            return List.of();
+        }
+    }
+
+    /**
+     * The API server's failure in words an operator can act on. fabric8 gives a request that got no
+     * answer (a timeout, a refused connection) the code 0 or -1, which is no HTTP status to print.
+     */
+    static String apiFailure(KubernetesClientException e) {
+        if (e.getCode() > 0) {
+            return "Kubernetes API answered HTTP " + e.getCode() + " (" + e.getMessage() + ")";
+        }
+        boolean timeout = false;
+        for (Throwable t = e; t != null && !timeout; t = t.getCause() == t ? null : t.getCause()) {
+            timeout = t instanceof java.util.concurrent.TimeoutException || t instanceof java.net.http.HttpTimeoutException
+                    || t.getClass().getSimpleName().contains("Timeout");
+        }
+        return "Kubernetes API gave " + (timeout ? "no answer within the request timeout" : "no answer") + " (" + e.getMessage()
+                + "); check the API server and the network to it";
     }
 
     private static boolean indexedParallelJob(HasMetadata object) {

@@ -57,7 +57,7 @@ public final class EvidenceGatherer {
         try {
             view = cluster.collect(subject, early);
         } catch (KubernetesClientException e) {
-            gaps.add(new Gap(Source.CLUSTER, "Kubernetes API unavailable: HTTP " + e.getCode() + " " + e.getMessage()));
+            gaps.add(new Gap(Source.CLUSTER, "cluster state unreadable: " + ClusterCollector.apiFailure(e)));
             String node = subject.kind() == Subject.Kind.NODE ? subject.name() : null;
             view = new ClusterView(node, null, false, node == null ? List.of() : List.of(node),
                     List.of(), List.of(), List.of(), List.of(), List.of());

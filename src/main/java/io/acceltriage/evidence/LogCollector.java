@@ -41,8 +41,8 @@ final class LogCollector {
                 // No previous instance, or the container has not started: nothing to read, not a failure.
                 return new Result(List.of(), List.of(), 0);
             }
-            return new Result(List.of(), List.of(new Gap(Source.LOGS, "log of " + name(target) + " unreadable: HTTP "
-                    + e.getCode() + " " + e.getMessage())), 0);
+            return new Result(List.of(), List.of(new Gap(Source.LOGS, "log of " + name(target) + " unreadable: "
+                    + ClusterCollector.apiFailure(e))), 0);
         }
         if (text == null || text.isEmpty()) {
             return new Result(List.of(), List.of(), 1);

@@ -14,13 +14,18 @@ import org.jboss.logging.Logger;
 /**
  * The outbound side of one chat channel: a bounded queue drained by one thread, in order, no faster
  * than the channel allows. A message the channel refuses for now (429 with Retry-After, 5xx, no
- * answer) is retried until it goes through, so rate limits delay messages but never drop them; only a
- * permanent refusal (bad token, unknown channel) ends it. Every final outcome is audited.
+ * answer) is retried with backoff, so rate limits delay messages but do not drop them; a channel
+ * still refusing after {@link #GIVE_UP_AFTER} is down, and the message is given up so the ones behind
+ * it are not held for ever. A permanent refusal (bad token, unknown channel) ends it at once. Every
+ * final outcome, delivered or not, is audited with the incident, where the incident page shows it.
  */
 public final class DeliveryQueue implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(DeliveryQueue.class);
     static final Duration MAX_BACKOFF = Duration.ofMinutes(5);
+    static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+    /** Long enough for a rate limit or a chat provider's blip, short enough that an outage ends in a record. */
+    static final Duration GIVE_UP_AFTER = Duration.ofMinutes(30);
     private static final Duration OFFER_WAIT = Duration.ofSeconds(2);
 
     /** How one attempt went. {@code retryAfter} set: try the same message again, not before then. */
@@ -52,6 +57,8 @@ public final class DeliveryQueue implements AutoCloseable {
 
     private final String channel;
     private final Duration minGap;
+    private final Duration firstBackoff;
+    private final Duration giveUpAfter;
     private final AuditLog audit;
     private final BlockingQueue<Item> queue;
     private final Thread worker;
@@ -59,8 +66,15 @@ public final class DeliveryQueue implements AutoCloseable {
 
     /** {@code minGap}: the least time between two requests (Teams: 250 ms, four per second). */
     public DeliveryQueue(String channel, int capacity, Duration minGap, AuditLog audit) {
+        this(channel, capacity, minGap, audit, FIRST_BACKOFF, GIVE_UP_AFTER);
+    }
+
+    /** {@code firstBackoff} doubles up to 5 minutes; after {@code giveUpAfter} of refusals a message is given up. */
+    public DeliveryQueue(String channel, int capacity, Duration minGap, AuditLog audit, Duration firstBackoff, Duration giveUpAfter) {
         this.channel = channel;
         this.minGap = minGap;
+        this.firstBackoff = firstBackoff;
+        this.giveUpAfter = giveUpAfter;
         this.audit = audit;
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.worker = new Thread(this::drain, "acceltriage-" + channel + "-out");
@@ -95,7 +109,8 @@ public final class DeliveryQueue implements AutoCloseable {
                 return;
             }
             int attempts = 0;
-            Duration backoff = Duration.ofSeconds(1);
+            Duration backoff = firstBackoff;
+            long giveUpAt = System.nanoTime() + giveUpAfter.toNanos();
             Result result;
             while (true) {
                 long wait = lastSent + minGap.toMillis() - System.currentTimeMillis();
@@ -113,6 +128,12 @@ public final class DeliveryQueue implements AutoCloseable {
                     break;
                 }
                 Duration pause = result.retryAfter().compareTo(backoff) > 0 ? result.retryAfter() : backoff;
+                if (System.nanoTime() + pause.toNanos() - giveUpAt > 0) {
+                    result = Result.failed("gave up after " + attempts + " attempts over " + Duration.ofNanos(System.nanoTime()
+                            - giveUpAt + giveUpAfter.toNanos()).toSeconds() + " s; last: " + result.detail()
+                            + "; check the " + channel + " service and this service's access to it");
+                    break;
+                }
                 LOG.warnf("%s: %s not delivered (attempt %d: %s); retrying in %d ms", channel, item.what(), attempts,
                         result.detail(), pause.toMillis());
                 if (!sleep(pause.toMillis())) {
@@ -137,7 +158,8 @@ public final class DeliveryQueue implements AutoCloseable {
             LOG.errorf("%s: cannot audit the delivery of %s: %s", channel, item.what(), e.getMessage());
         }
         if (!result.delivered()) {
-            LOG.errorf("%s: %s was refused for good: %s", channel, item.what(), result.detail());
+            LOG.errorf("%s: %s was not delivered%s: %s", channel, item.what(),
+                    item.incidentId() == null ? "" : " (incident " + item.incidentId() + ")", result.detail());
         }
     }
 

@@ -33,6 +33,8 @@ class AccessTokensTest {
         ClusterConfig cluster = new ClusterConfig() {
             public Mode mode() { return Mode.SANDBOX; }
             public int exporterPort() { return 9400; }
+            public Duration requestTimeout() { return Duration.ofSeconds(10); }
+            public int requestRetries() { return 2; }
         };
         return new AccessTokens(config, cluster);
     }

@@ -30,6 +30,8 @@ class ApiFailuresTest {
     static final Node NODE = new NodeBuilder().withNewMetadata().withName("n1").withResourceVersion("1").endMetadata()
             .withNewSpec().withUnschedulable(false).endSpec().build();
 
+    static final int REQUEST_TIMEOUT_MS = 300;
+
     KubernetesMockServer server;
     Database database;
     Executor executor;
@@ -39,9 +41,11 @@ class ApiFailuresTest {
         server = new KubernetesMockServer(false);
         server.init();
         database = TestDatabases.all().get(0);
-        // No client-side retries: the executor's own attempts are what is under test.
+        // No client-side retries: the executor's own attempts are what is under test. A short request
+        // timeout stands for the production one (acceltriage.cluster.request-timeout) against a hung server.
         var client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(new io.fabric8.kubernetes.client.ConfigBuilder(
-                server.createClient().getConfiguration()).withRequestRetryBackoffLimit(0).build()).build();
+                server.createClient().getConfiguration()).withRequestRetryBackoffLimit(0).withRequestTimeout(REQUEST_TIMEOUT_MS).build())
+                .build();
         executor = new Executor(client, database, TestAudit.on(database), Leadership.ALWAYS, FAST, () -> null);
     }
 
@@ -74,6 +78,36 @@ class ApiFailuresTest {
         // The API server accepted the second patch, yet reading the node back shows it schedulable.
         assertEquals(ActionStatus.UNVERIFIED, r.status(), r.detail());
         assertTrue(r.detail().startsWith("cordoned n1; verification failed: node n1 is still schedulable"), r.detail());
+    }
+
+    @Test
+    void aHungApiServerTimesOutEachAttemptAndTheActionFailsWithinItsBoundSayingWhatToCheck() {
+        server.expect().get().withPath("/api/v1/nodes/n1").andReturn(200, NODE).always();
+        // The PATCH is answered long after the client stopped waiting: a hung API server.
+        server.expect().patch().delay(30, java.util.concurrent.TimeUnit.SECONDS).withPath("/api/v1/nodes/n1").andReturn(200, NODE).always();
+        long began = System.nanoTime();
+        ActionRecord r = cordon();
+        long tookMs = (System.nanoTime() - began) / 1_000_000;
+        assertEquals(ActionStatus.FAILED, r.status(), r.detail());
+        assertTrue(r.detail().contains("no answer within") && r.detail().contains("gave up after 3 attempts"), r.detail());
+        assertTrue(r.detail().contains("check the API server"), r.detail());
+        assertEquals(3, patches(), "a timeout is retried like a 5xx, and only so often");
+        // Three timeouts and two backoffs (200 + 400 ms), far from the 30 s the server holds each answer.
+        assertTrue(tookMs < 10_000, "took " + tookMs + " ms");
+    }
+
+    private int patches() {
+        int n = 0;
+        int requests = server.getRequestCount();
+        for (int i = 0; i < requests; i++) {
+            try {
+                var request = server.takeRequest(1, java.util.concurrent.TimeUnit.SECONDS);
+                if (request != null && "PATCH".equals(request.getMethod())) n++;
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return n;
     }
 
     @Test

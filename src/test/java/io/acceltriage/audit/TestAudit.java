@@ -10,4 +10,8 @@ public final class TestAudit {
     public static AuditLog on(Database database) {
         return new AuditLog(database);
     }
+
+    public static AuditReader reader(Database database) {
+        return new AuditReader(database);
+    }
 }
