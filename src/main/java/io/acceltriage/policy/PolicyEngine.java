@@ -1,6 +1,7 @@
 package io.acceltriage.policy;
 
 import io.acceltriage.diagnosis.Family;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.DayOfWeek;
 import java.time.Duration;
@@ -73,6 +74,17 @@ public final class PolicyEngine {
             return Verdict.deny("actions." + name + ".minConfidence", String.format(
                     "confidence %.2f is below the %.2f the policy requires for %s", ctx.confidence(), min, name));
         }
+        try {
+            return judge(pol, rule, p, ctx, now, min, name);
+        } catch (KubernetesClientException unreadable) {
+            // Scopes, opt-outs and blast-radius caps read the live cluster: when it cannot be read the
+            // engine does not know what an action would do, so nothing runs and a person decides.
+            return Verdict.deny("cluster", "the policy could not read the cluster to check its limits (" + unreadable.getMessage()
+                    + "): nothing runs on its own; check the Kubernetes API and decide by hand");
+        }
+    }
+
+    private Verdict judge(Policy pol, Policy.ActionRule rule, Proposal p, PolicyContext ctx, Instant now, double min, String name) {
         Optional<Verdict> refusal = frozen(pol, now)
                 .or(() -> breakerOpen())
                 .or(() -> outOfScope(pol, p))

@@ -23,7 +23,7 @@ class PolicyEngineTest {
     private static final PolicyContext APP = new PolicyContext(Family.APPLICATION, 0.95, false);
 
     /** A cluster of one pool, as the test says it is. */
-    static final class Cluster implements ClusterFacts {
+    static class Cluster implements ClusterFacts {
         PoolState pool = new PoolState("a100-serve", 10, 0, 9, false);
         Map<String, WorkloadFacts> workloads = Map.of();
         List<WorkloadFacts> onNode = List.of();
@@ -97,6 +97,21 @@ class PolicyEngineTest {
         assertTrue(breaker.tripped().isPresent(), "the breaker trips when a pool wants more than its cap");
         Verdict after = e.decide(of(ActionKind.RESTART_POD, "ml/p-1"), APP);
         assertEquals("breaker", after.rule(), "while tripped every action escalates: " + after);
+    }
+
+    @Test
+    void whenTheClusterCannotBeReadNothingIsAllowedAndTheVerdictSaysWhy() {
+        ClusterFacts down = new Cluster() {
+            @Override
+            public PoolState poolOf(String node) {
+                throw new io.fabric8.kubernetes.client.KubernetesClientException("connect timed out", -1, null);
+            }
+        };
+        Policy p = Policy.parse("test.yaml", ("apiVersion: acceltriage.io/v1\nkind: Policy\n" + ALLOW_ALL).getBytes(StandardCharsets.UTF_8));
+        Verdict v = new PolicyEngine(() -> p, down, since -> List.of(), breaker, Clock.fixed(NOW, ZoneOffset.UTC)).decide(cordon("n1"), DEVICE);
+        assertEquals(Decision.DENY, v.decision());
+        assertEquals("cluster", v.rule());
+        assertTrue(String.join(" ", v.reasons()).contains("connect timed out"), v.reasons().toString());
     }
 
     @Test
