@@ -22,6 +22,7 @@ import io.acceltriage.notify.Notice;
 import io.acceltriage.policy.Decision;
 import io.acceltriage.store.Database;
 import io.acceltriage.store.Json;
+import io.acceltriage.store.StoreException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -117,8 +118,9 @@ public class IncidentProcessor {
             correlation.expect(batch);
             for (int from = 0; from < batch.size(); from += FILING_CHUNK) {
                 List<StoredAlert> chunk = batch.subList(from, Math.min(batch.size(), from + FILING_CHUNK));
-                List<String> ids = file(chunk);
+                List<String> ids = fileOrSetAside(chunk);
                 for (int i = 0; i < chunk.size(); i++) {
+                    if (ids.get(i) == null) continue;
                     touched.add(ids.get(i));
                     if (chunk.get(i).alert().status() == AlertStatus.FIRING) {
                         toTriage.add(ids.get(i));
@@ -155,6 +157,49 @@ public class IncidentProcessor {
             // The incident stays TRIAGING and is retried by retriageInterrupted; the alerts are safe in the store.
             LOG.errorf(e, "triage of %s failed; it will be retried", incident.id());
         }
+    }
+
+    /**
+     * Files a chunk; when the store refuses it for what is in it (a value that does not fit, a
+     * constraint), files its alerts one by one and sets aside, audited, any the store refuses alone:
+     * one alert that can never be filed must not stop every alert behind it. An outage is not that:
+     * it propagates, and the chunk stays in the inbox for the next pass. Null ids: set aside.
+     */
+    private List<String> fileOrSetAside(List<StoredAlert> chunk) {
+        try {
+            return file(chunk);
+        } catch (StoreException e) {
+            if (!refusedForItsContent(e)) throw e;
+        }
+        List<String> ids = new ArrayList<>(chunk.size());
+        for (StoredAlert a : chunk) {
+            try {
+                ids.add(file(List.of(a)).get(0));
+            } catch (StoreException e) {
+                if (!refusedForItsContent(e)) throw e;
+                String why = e.getCause().getMessage();
+                LOG.errorf("alert %d (%s, fingerprint %s) cannot be filed under an incident and is set aside: %s; it is in the"
+                        + " audit log as alert.set-aside", a.id(), a.alert().name(), a.alert().fingerprint(), why);
+                database.inTransaction(c -> {
+                    inbox.setAside(c, a.id());
+                    Map<String, Object> p = new LinkedHashMap<>();
+                    p.put("alert", a.id());
+                    p.put("alertname", a.alert().name());
+                    p.put("fingerprint", a.alert().fingerprint());
+                    p.put("reason", "the store refused to file it: " + why);
+                    audit.append(c, null, AuditKind.ALERT_SET_ASIDE, Actors.AGENT, p);
+                    return null;
+                });
+                ids.add(null);
+            }
+        }
+        return ids;
+    }
+
+    /** SQL classes 22 (data exception: too long, out of range) and 23 (integrity): the rows, not the store. */
+    private static boolean refusedForItsContent(StoreException e) {
+        return e.getCause() instanceof java.sql.SQLException s && s.getSQLState() != null
+                && (s.getSQLState().startsWith("22") || s.getSQLState().startsWith("23"));
     }
 
     /**

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 public enum AuditKind {
     ALERT_RECEIVED("alert.received"),
     ALERT_FILED("alert.filed"),
+    ALERT_SET_ASIDE("alert.set-aside"),
     INCIDENT_OPENED("incident.opened"),
     INCIDENT_RESOLVED("incident.resolved"),
     EVIDENCE_COLLECTED("evidence.collected"),

@@ -173,6 +173,14 @@ public class AlertInbox {
         });
     }
 
+    /**
+     * Takes an alert that cannot be filed under any incident out of the queue, inside the caller's
+     * transaction: processed, under no incident. The caller audits why.
+     */
+    public void setAside(Connection c, long alertId) throws SQLException {
+        file(c, alertId, null);
+    }
+
     /** Files an alert under an incident and marks it processed, inside the caller's transaction. */
     public void file(Connection c, long alertId, String incidentId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("update alerts set incident_id = ?, processed_at = ? where id = ?")) {
