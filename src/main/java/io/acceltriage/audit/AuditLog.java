@@ -26,6 +26,9 @@ import java.util.List;
 @ApplicationScoped
 public class AuditLog {
 
+    /** The width of audit_log.actor. */
+    static final int ACTOR_MAX = 256;
+
     private final Database database;
 
     AuditLog(Database database) {
@@ -69,21 +72,22 @@ public class AuditLog {
                 "insert into audit_log (seq, at, incident_id, kind, actor, payload, prev_hash, hash) values (?,?,?,?,?,?,?,?)")) {
             for (Entry e : entries) {
                 seq++;
+                String actor = fitted(e.actor());
                 // Microseconds: what both H2 and PostgreSQL store exactly, so a re-read hashes the same.
                 Instant at = Instant.now().truncatedTo(ChronoUnit.MICROS);
                 JsonNode node = Json.MAPPER.valueToTree(e.payload());
                 String json = Json.write(node);
-                String hash = hash(seq, at, e.incidentId(), e.kind().wireName(), e.actor(), json, prevHash);
+                String hash = hash(seq, at, e.incidentId(), e.kind().wireName(), actor, json, prevHash);
                 ps.setLong(1, seq);
                 ps.setTimestamp(2, Timestamp.from(at));
                 ps.setString(3, e.incidentId());
                 ps.setString(4, e.kind().wireName());
-                ps.setString(5, e.actor());
+                ps.setString(5, actor);
                 ps.setString(6, json);
                 ps.setString(7, prevHash);
                 ps.setString(8, hash);
                 ps.addBatch();
-                out.add(new AuditRecord(seq, at, e.incidentId(), e.kind(), e.actor(), node, prevHash, hash));
+                out.add(new AuditRecord(seq, at, e.incidentId(), e.kind(), actor, node, prevHash, hash));
                 prevHash = hash;
             }
             ps.executeBatch();
@@ -94,6 +98,14 @@ public class AuditLog {
             ps.executeUpdate();
         }
         return out;
+    }
+
+    /**
+     * An actor as the column holds it: a name from a chat platform or a token file longer than that is
+     * cut and marked, because refusing the record would also undo the fact it records.
+     */
+    static String fitted(String actor) {
+        return actor.length() <= ACTOR_MAX ? actor : actor.substring(0, ACTOR_MAX - 1) + "…";
     }
 
     static String hash(long seq, Instant at, String incidentId, String kind, String actor, String payload, String prevHash) {

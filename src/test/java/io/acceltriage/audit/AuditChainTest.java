@@ -46,6 +46,18 @@ class AuditChainTest {
 
     @ParameterizedTest
     @MethodSource("stores")
+    void anActorLongerThanTheColumnIsRecordedCutAndTheChainStillVerifies(Database db) {
+        AuditLog log = filled(db);
+        String longName = "teams:" + "a".repeat(400);
+        AuditRecord r = log.append("inc-long", AuditKind.APPROVAL, longName, Map.of("action", "act-1"));
+        assertEquals(AuditLog.ACTOR_MAX, r.actor().length());
+        assertTrue(r.actor().startsWith("teams:aaa") && r.actor().endsWith("…"), r.actor());
+        ChainVerdict v = new AuditVerifier(db).verify();
+        assertTrue(v.intact(), String.valueOf(v));
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
     void aChangedPayloadIsNamed(Database db) {
         filled(db);
         sql(db, "update audit_log set payload = '{\"step\":3,\"text\":\"nothing happened\"}' where seq = 3");
