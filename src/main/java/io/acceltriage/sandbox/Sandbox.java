@@ -105,7 +105,8 @@ public class Sandbox {
         cluster.reset();
     }
 
-    SimulatedCluster cluster() {
+    /** The simulated world itself: its API server (and request gate), devices and faults. */
+    public SimulatedCluster cluster() {
         return cluster;
     }
 }
