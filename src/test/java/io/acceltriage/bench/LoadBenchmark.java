@@ -164,12 +164,19 @@ class LoadBenchmark {
         int fleetIncidents = 0;
         JsonNode all = service.getJson("/api/v1/incidents?limit=500").get("items");
         int incidents = all.size();
+        Map<String, Integer> verdicts = new TreeMap<>();
         for (JsonNode i : all) {
             if (i.get("subject").asText().startsWith("alert:fleet:")) fleetIncidents++;
+            for (JsonNode j : service.getJson("/api/v1/incidents/" + i.get("id").asText()).path("assessment").path("judgements")) {
+                JsonNode v = j.get("verdict");
+                verdicts.merge(j.get("proposal").get("kind").asText() + " " + v.get("decision").asText().toLowerCase(Locale.ROOT)
+                        + " (" + v.get("rule").asText() + ")", 1, Integer::sum);
+            }
         }
-        report.add(String.format(Locale.ROOT, "fleet fault: XID 79 on all %d GPU nodes at once -> actions %s; %d nodes cordoned;"
-                + " %d incidents, %d of them fleet-wide (policy caps: cordon-node 5 per hour across the fleet, at most 10%% of a pool cordoned,"
-                + " breaker at 10 actions in 10 minutes)", gpuNodes.size(), actions, cordoned, incidents, fleetIncidents));
+        report.add(String.format(Locale.ROOT, "fleet fault: XID 79 on all %d GPU nodes at once -> %d incidents, %d of them fleet-wide;"
+                + " verdicts %s; actions %s; %d nodes cordoned (policy caps: cordon-node 5 per hour across the fleet, at most 10%% of a"
+                + " pool cordoned, breaker at 10 actions in 10 minutes)", gpuNodes.size(), incidents, fleetIncidents, verdicts, actions,
+                cordoned));
     }
 
     /** One fault at a time on a fresh node, waiting for the incident to settle: latency without queueing. */
