@@ -45,7 +45,7 @@ public final class AlertmanagerPayloads {
         try {
             payload = MAPPER.readValue(body, AlertmanagerPayload.class);
         } catch (MismatchedInputException e) {
-            throw new InvalidPayload("wrong type at " + path(e) + ": " + firstLine(e.getOriginalMessage()));
+            throw new InvalidPayload("wrong type at " + BadRequests.path(e) + ": " + firstLine(e.getOriginalMessage()));
         } catch (JsonProcessingException e) {
             // A broken limit (nesting, number or string length) carries no location.
             throw new InvalidPayload("malformed JSON" + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()
@@ -160,19 +160,6 @@ public final class AlertmanagerPayloads {
         if (value.indexOf('\u0000') >= 0) {
             throw new InvalidPayload(at + " contains a NUL character");
         }
-    }
-
-    private static String path(MismatchedInputException e) {
-        StringBuilder sb = new StringBuilder();
-        for (var ref : e.getPath()) {
-            if (ref.getFieldName() != null) {
-                if (sb.length() > 0) sb.append('.');
-                sb.append(ref.getFieldName());
-            } else if (ref.getIndex() >= 0) {
-                sb.append('[').append(ref.getIndex()).append(']');
-            }
-        }
-        return sb.length() == 0 ? "the top level" : sb.toString();
     }
 
     private static String firstLine(String s) {

@@ -74,7 +74,8 @@ class BadRequests {
         return "the body is not the JSON this endpoint reads" + where + ": " + why;
     }
 
-    private static String path(MismatchedInputException e) {
+    /** Where in the body Jackson stopped, as a reader of the body would name it (alerts[2].labels). */
+    static String path(MismatchedInputException e) {
         StringBuilder sb = new StringBuilder();
         for (var ref : e.getPath()) {
             if (ref.getFieldName() != null) {
