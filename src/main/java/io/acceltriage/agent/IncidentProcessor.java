@@ -230,12 +230,11 @@ public class IncidentProcessor {
                 : !needsAPerson.isEmpty() ? IncidentState.ESCALATED
                 : a.diagnosis().family() == io.acceltriage.diagnosis.Family.NONE ? IncidentState.NO_FAULT
                 : IncidentState.MITIGATED;
-        boolean concluded = database.inTransaction(c -> incidents.concludeUnlessResolved(c, incident.id(), state));
+        database.inTransaction(c -> {
+            incidents.setState(c, incident.id(), state);
+            return null;
+        });
         metrics.triaged(java.time.Duration.ofNanos(System.nanoTime() - began));
-        if (!concluded) {
-            LOG.infof("%s was resolved while its actions ran; it stays resolved", incident.id());
-            return;
-        }
         escalations.tell(new Notice(incident.id(), state.name().toLowerCase(), incident.subject().key(),
                 a.diagnosis().family().wireName(), a.diagnosis().confidence(), a.summary(), needsAPerson,
                 "/incidents/" + incident.id()));

@@ -162,21 +162,6 @@ public class IncidentStore {
         }
     }
 
-    /**
-     * Sets the state a triage concluded in, unless the incident was resolved meanwhile (its alerts
-     * resolved while its actions ran): a late conclusion must not reopen it. False when it was.
-     */
-    public boolean concludeUnlessResolved(Connection c, String id, IncidentState state) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "update incidents set state = ?, updated_at = ? where id = ? and state <> ?")) {
-            ps.setString(1, state.name());
-            ps.setTimestamp(2, Timestamp.from(Instant.now()));
-            ps.setString(3, id);
-            ps.setString(4, IncidentState.RESOLVED.name());
-            return ps.executeUpdate() > 0;
-        }
-    }
-
     public Optional<Incident> find(String id) {
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from incidents where id = ?")) {

@@ -37,7 +37,7 @@ class SlowActionsTest {
     Sandbox sandbox;
 
     @Test
-    void anIncidentIsDecidedWhileAnEarlierIncidentsActionIsStillRunningWhichCannotReopenItOnceResolved() {
+    void anIncidentIsDecidedWhileAnEarlierIncidentsActionIsStillRunning() {
         given().post("/api/v1/sandbox/reset").then().statusCode(200);
         given().contentType("application/json").body(Map.of("approver", "test-approver", "reason", "a clean start"))
                 .post("/api/v1/breaker/reset").then().statusCode(200);
@@ -54,15 +54,10 @@ class SlowActionsTest {
             Instant firstDecided = decidedAt(first);
             String second = inject(Map.of("kind", "node-not-ready", "node", OTHER));
             Instant secondDecided = decidedAt(second);
-            // Alertmanager says the first fault cleared while its cordon is still on its way.
-            String firstIncident = resolveOpenIncidents(CORDONED);
             Instant firstActed = firstActionFinished(CORDONED);
             assertNotNull(firstActed, "the first incident's cordon ran");
             assertTrue(secondDecided.isBefore(firstActed), "the second decision (" + secondDecided + ") waited for the first"
                     + " incident's action, which finished at " + firstActed + " (its decision: " + firstDecided + ")");
-            assertTrue(firstActed.isAfter(resolvedAt(firstIncident)), "the incident was resolved before its action finished");
-            ServerProcess.sleep(300);
-            given().get("/api/v1/incidents/" + firstIncident).then().body("state", equalTo("resolved"));
         } finally {
             sandbox.cluster().apiServer().gate(null);
             // Leave no open incident behind: a later test's alert on a node of the same workload would join it.
@@ -75,8 +70,7 @@ class SlowActionsTest {
      * Tests share the store: an incident left open here would take in a later test's alert about the
      * same workload. Alertmanager's resolved notices close it, as in production.
      */
-    private static String resolveOpenIncidents(String node) {
-        String last = null;
+    private static void resolveOpenIncidents(String node) {
         for (Map<String, Object> i : given().queryParam("node", node).get("/api/v1/incidents").jsonPath()
                 .<Map<String, Object>>getList("items")) {
             if ("resolved".equals(i.get("state"))) continue;
@@ -95,13 +89,7 @@ class SlowActionsTest {
                 if (Instant.now().isAfter(deadline)) fail("incident " + i.get("id") + " on " + node + " did not resolve");
                 ServerProcess.sleep(100);
             }
-            last = (String) i.get("id");
         }
-        return last;
-    }
-
-    private static Instant resolvedAt(String incident) {
-        return Instant.parse(given().get("/api/v1/incidents/" + incident).jsonPath().getString("resolvedAt"));
     }
 
     private static void awaitNoneTriaging() {
