@@ -60,21 +60,6 @@ public final class Executor {
 
     /** Records the proposal's verdict as an action and, when allowed and this replica leads, runs it. */
     public ActionRecord carryOut(String incidentId, Proposal proposal, Verdict verdict) {
-        return run(plan(incidentId, proposal, verdict));
-    }
-
-    /**
-     * An action as recorded by {@link #plan}. {@code claimed}: this call created it PLANNED and holds it
-     * for {@link #run(Planned)}, so neither the resume loop nor another triage runs it meanwhile.
-     */
-    public record Planned(ActionRecord record, boolean claimed) {}
-
-    /**
-     * Records the verdict as an action, PLANNED when allowed, without running it: the triage worker
-     * plans, the action worker runs, and a crash in between leaves a PLANNED row the next start finishes.
-     * An action already recorded for the same incident and proposal is returned as it is.
-     */
-    public Planned plan(String incidentId, Proposal proposal, Verdict verdict) {
         String key = incidentId + "|" + proposal.name();
         ActionStatus initial = verdict.decision() == Decision.APPROVE ? ActionStatus.AWAITING_APPROVAL
                 : verdict.decision() == Decision.DENY ? ActionStatus.SKIPPED : ActionStatus.PLANNED;
@@ -96,19 +81,11 @@ public final class Executor {
             return Optional.empty();
         });
         if (existing.isPresent()) {
-            return new Planned(existing.get(), false);
+            return existing.get();
         }
-        return new Planned(created[0], created[0].status() == ActionStatus.PLANNED);
-    }
-
-    /**
-     * Runs a planned action this process claimed (when this replica leads) and releases it. An action
-     * not claimed by its plan is someone else's to run: its state as stored now is returned.
-     */
-    public ActionRecord run(Planned planned) {
-        ActionRecord record = planned.record();
-        if (!planned.claimed()) {
-            return store.byId(record.id()).orElse(record);
+        ActionRecord record = created[0];
+        if (record.status() != ActionStatus.PLANNED) {
+            return record;
         }
         try {
             return leadership.isLeader() ? runClaimed(record) : record;

@@ -66,14 +66,6 @@ public class IncidentProcessor {
         t.setDaemon(true);
         return t;
     });
-    /** Runs what triage planned, one action at a time in the order planned; the triage worker never waits for it. */
-    private final ExecutorService actions = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "acceltriage-actions");
-        t.setDaemon(true);
-        return t;
-    });
-    /** Incidents whose actions are queued or running: TRIAGING until then, and not an interrupted triage. */
-    private final Set<String> concluding = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
     IncidentProcessor(AlertInbox inbox, IncidentStore incidents, Database database, AuditLog audit,
@@ -96,7 +88,7 @@ public class IncidentProcessor {
     void recover() {
         for (ActionRecord r : executor.interrupted()) {
             LOG.infof("finishing interrupted action %s %s %s", r.id(), r.kind().wireName(), r.target());
-            actions.submit(() -> executor.resume(r));
+            worker.submit(() -> executor.resume(r));
         }
         wake();
     }
@@ -152,7 +144,7 @@ public class IncidentProcessor {
     private void retriageInterrupted() {
         Instant before = Instant.now().minus(STUCK_AFTER);
         for (Incident i : incidents.list(new IncidentFilter(IncidentState.TRIAGING, null, null, null, null, null, 50))) {
-            if (i.updatedAt().isBefore(before) && !concluding.contains(i.id())) {
+            if (i.updatedAt().isBefore(before)) {
                 LOG.infof("triaging %s again: its last triage did not finish", i.id());
                 triageSafely(i);
             }
@@ -195,31 +187,10 @@ public class IncidentProcessor {
                     .ifPresent(first -> metrics.decided(java.time.Duration.between(first, Instant.now())));
         }
         a.judgements().forEach(j -> metrics.verdict(j.proposal().kind(), j.verdict().decision()));
-        // Recorded here, run on the action worker: a drain or a gang restart waits minutes for the
-        // cluster, and the next incident's decision must not wait behind it. Caps count PLANNED rows,
-        // so the next decision already sees these actions.
-        List<Executor.Planned> planned = new ArrayList<>();
-        for (Judgement j : a.judgements()) {
-            if (j.verdict().decision() != Decision.DENY) planned.add(executor.plan(incident.id(), j.proposal(), j.verdict()));
-        }
-        concluding.add(incident.id());
-        actions.submit(() -> {
-            try {
-                conclude(incident, a, planned, began);
-            } catch (RuntimeException e) {
-                // The incident stays TRIAGING and is triaged again; its PLANNED actions are resumed.
-                LOG.errorf(e, "carrying out the actions of %s failed; it will be triaged again", incident.id());
-            } finally {
-                concluding.remove(incident.id());
-            }
-        });
-    }
-
-    /** Runs an assessment's planned actions, then sets the incident's state and tells people. */
-    private void conclude(Incident incident, Assessment a, List<Executor.Planned> planned, long began) {
         List<String> needsAPerson = new ArrayList<>(a.escalationReasons());
-        for (Executor.Planned p : planned) {
-            ActionRecord r = executor.run(p);
+        for (Judgement j : a.judgements()) {
+            if (j.verdict().decision() == Decision.DENY) continue;
+            ActionRecord r = executor.carryOut(incident.id(), j.proposal(), j.verdict());
             if (r.status() == io.acceltriage.action.ActionStatus.FAILED) {
                 needsAPerson.add(r.kind().wireName() + " " + r.target() + " failed: " + r.detail());
             } else if (r.status() == io.acceltriage.action.ActionStatus.UNVERIFIED) {
@@ -275,6 +246,5 @@ public class IncidentProcessor {
     @PreDestroy
     void stop() {
         worker.shutdownNow();
-        actions.shutdownNow();
     }
 }

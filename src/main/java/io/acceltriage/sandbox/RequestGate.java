@@ -13,14 +13,6 @@ public interface RequestGate {
         return true;
     }
 
-    /**
-     * How long the answer to an applied request is held back: a slow API server without blocking the
-     * server's threads (the answer waits on a timer), so other requests are served meanwhile.
-     */
-    default java.time.Duration delay(String method, String path, String body) {
-        return java.time.Duration.ZERO;
-    }
-
     /** After the server applied a request, before its answer is sent. */
     default void applied(String method, String path, int code) {
     }

@@ -105,8 +105,7 @@ public class Sandbox {
         cluster.reset();
     }
 
-    /** The simulated world itself: its API server (and request gate), devices and faults. */
-    public SimulatedCluster cluster() {
+    SimulatedCluster cluster() {
         return cluster;
     }
 }
