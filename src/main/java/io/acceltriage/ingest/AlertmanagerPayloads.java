@@ -32,8 +32,6 @@ public final class AlertmanagerPayloads {
     /** Labels that name a Kubernetes object (read by the correlator to find an incident's subject). */
     static final List<String> NAME_LABELS = List.of("node", "kubernetes_node", "Hostname", "hostname", "exported_node",
             "namespace", "pod", "deployment", "statefulset", "jobset", "job_name", "daemonset", "leaderworkerset");
-    private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
-    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
     private AlertmanagerPayloads() {}
 
@@ -146,7 +144,7 @@ public final class AlertmanagerPayloads {
         } catch (DateTimeParseException e) {
             throw new InvalidPayload(at + " is not an RFC 3339 time: \"" + abbreviate(value) + "\"");
         }
-        if (t.isBefore(EARLIEST) || t.isAfter(LATEST)) {
+        if (!Rfc3339.storable(t)) {
             throw new InvalidPayload(at + " is outside the years 1 to 9999: \"" + abbreviate(value) + "\"");
         }
         return t;

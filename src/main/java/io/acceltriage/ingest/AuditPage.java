@@ -55,7 +55,7 @@ class AuditPage {
         ChainVerdict verdict = verify ? verifier.verify() : null;
         try {
             AuditQuery q = new AuditQuery(filters.get("incident"), filters.get("kind") == null ? null : AuditKind.fromWireName(kind),
-                    filters.get("actor"), IncidentQueries.time("since", since), IncidentQueries.time("until", until),
+                    filters.get("actor"), Rfc3339.param("since", since), Rfc3339.param("until", until),
                     filters.get("q"), after, PAGE_SIZE);
             List<AuditRecord> found = reader.find(q);
             List<IncidentPage.AuditRow> rows = new ArrayList<>();

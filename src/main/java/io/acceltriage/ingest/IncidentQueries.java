@@ -11,8 +11,6 @@ import io.acceltriage.incident.IncidentState;
 import io.acceltriage.incident.IncidentStore;
 import io.acceltriage.store.Json;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
 
@@ -72,26 +70,8 @@ class IncidentQueries {
                 throw new InvalidPayload("limit must be a whole number between 1 and 500; got '" + abbreviate(limit) + "'");
             }
         }
-        return new IncidentFilter(s, blank(family), blank(node), blank(namespace), time("since", since), time("before", before), n);
+        return new IncidentFilter(s, blank(family), blank(node), blank(namespace), Rfc3339.param("since", since), Rfc3339.param("before", before), n);
     }
-
-    static Instant time(String name, String value) {
-        if (value == null || value.isBlank()) return null;
-        Instant t;
-        try {
-            t = Instant.parse(value.strip());
-        } catch (DateTimeParseException e) {
-            t = null;
-        }
-        // Years past 9999 parse, but neither java.sql.Timestamp nor every database holds them.
-        if (t == null || t.isBefore(EARLIEST) || t.isAfter(LATEST)) {
-            throw new InvalidPayload(name + " must be an RFC 3339 time such as 2026-11-30T10:00:00Z; got '" + abbreviate(value) + "'");
-        }
-        return t;
-    }
-
-    private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
-    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
     private static String abbreviate(String s) {
         return s.length() > 80 ? s.substring(0, 80) + "…" : s;

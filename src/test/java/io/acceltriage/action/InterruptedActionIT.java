@@ -107,10 +107,7 @@ class InterruptedActionIT {
         ServiceProcess first = start();
         ServiceProcess second = null;
         try {
-            fire(first);
-            assertTrue(gate.held.await(60, TimeUnit.SECONDS), "the service never sent the DELETE\n" + first.logTail());
-            first.kill();
-            gate.release.countDown();
+            killWhileTheDeleteIsHeld(first, gate);
             assertEquals(plannedUid, uid(), "the held DELETE was dropped: the pod is the one planned for");
 
             second = first.restart();
@@ -137,11 +134,8 @@ class InterruptedActionIT {
         ServiceProcess first = start();
         ServiceProcess second = null;
         try {
-            fire(first);
-            assertTrue(gate.held.await(60, TimeUnit.SECONDS), "the service never sent the DELETE\n" + first.logTail());
             // The cluster deleted the pod and the StatefulSet recreated it; the service never hears the answer.
-            first.kill();
-            gate.release.countDown();
+            killWhileTheDeleteIsHeld(first, gate);
             String replacementUid = uid();
             assertNotEquals(plannedUid, replacementUid, "the DELETE was applied before the kill");
 
@@ -158,6 +152,14 @@ class InterruptedActionIT {
             first.kill();
             if (second != null) second.close();
         }
+    }
+
+    /** Fires the alert, and kills the service (SIGKILL) while the gate holds its DELETE; then lets the gate go. */
+    private void killWhileTheDeleteIsHeld(ServiceProcess service, DeleteGate gate) throws Exception {
+        fire(service);
+        assertTrue(gate.held.await(60, TimeUnit.SECONDS), "the service never sent the DELETE\n" + service.logTail());
+        service.kill();
+        gate.release.countDown();
     }
 
     /** Holds the first DELETE of the pod, before (dropping it) or after the cluster applies it, until released. */

@@ -122,8 +122,8 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
+    /** A graceful stop (SIGTERM), forced after 10 s. */
+    static void stop(Process process) {
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
@@ -133,6 +133,11 @@ public final class ServerProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
         }
+    }
+
+    @Override
+    public void close() {
+        stop(process);
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

@@ -200,15 +200,6 @@ public final class ServiceProcess implements AutoCloseable {
     /** A graceful stop (SIGTERM), forced after 10 s. */
     @Override
     public void close() {
-        if (!process.isAlive()) return;
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
+        if (process.isAlive()) ServerProcess.stop(process);
     }
 }

@@ -1,4 +1,11 @@
-package io.acceltriage.audit;
+package io.acceltriage.ingest;
+
+import io.acceltriage.audit.AuditKind;
+import io.acceltriage.audit.AuditQuery;
+import io.acceltriage.audit.AuditReader;
+import io.acceltriage.audit.AuditRecord;
+import io.acceltriage.audit.AuditVerifier;
+import io.acceltriage.audit.ChainVerdict;
 
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -6,8 +13,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +40,8 @@ class AuditResource {
             if (n < 1 || n > 1000) throw new IllegalArgumentException("limit must be between 1 and 1000; got " + n);
             Long from = after == null || after.isBlank() ? null : number("after", after, 0);
             q = new AuditQuery(blank(incident), kind == null || kind.isBlank() ? null : AuditKind.fromWireName(kind), blank(actor),
-                    time("since", since), time("until", until), blank(text), from, (int) n);
-        } catch (IllegalArgumentException e) {
+                    Rfc3339.param("since", since), Rfc3339.param("until", until), blank(text), from, (int) n);
+        } catch (IllegalArgumentException | InvalidPayload e) {
             return Response.status(400).entity(Map.of("error", e.getMessage())).build();
         }
         List<AuditRecord> items = reader.find(q);
@@ -62,25 +67,6 @@ class AuditResource {
             throw new IllegalArgumentException(name + " must be a whole number; got '" + abbreviate(value) + "'");
         }
     }
-
-    private static Instant time(String name, String value) {
-        if (value == null || value.isBlank()) return null;
-        Instant t;
-        try {
-            t = Instant.parse(value.strip());
-        } catch (DateTimeParseException e) {
-            t = null;
-        }
-        // Years past 9999 parse, but neither java.sql.Timestamp nor every database holds them.
-        if (t == null || t.isBefore(EARLIEST) || t.isAfter(LATEST)) {
-            throw new IllegalArgumentException(name + " must be an RFC 3339 time such as 2026-11-30T10:00:00Z; got '"
-                    + abbreviate(value) + "'");
-        }
-        return t;
-    }
-
-    private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
-    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
     private static String abbreviate(String s) {
         return s.length() > 80 ? s.substring(0, 80) + "…" : s;
