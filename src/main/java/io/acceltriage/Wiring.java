@@ -1,5 +1,7 @@
 package io.acceltriage;
 
+import io.acceltriage.config.ClusterConfig;
+
 import io.acceltriage.action.Executor;
 import io.acceltriage.action.Leadership;
 import io.acceltriage.action.LeaseLeadership;
@@ -18,9 +20,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import io.acceltriage.agent.Responder;
-import io.acceltriage.agent.ResponderFactory;
+import io.acceltriage.triage.Responder;
+import io.acceltriage.triage.ResponderFactory;
 import io.acceltriage.audit.AuditLog;
+import io.acceltriage.cluster.Membership;
 import io.acceltriage.evidence.ExporterScrape;
 import io.acceltriage.evidence.MetricsSource;
 import io.acceltriage.evidence.PrometheusConfig;
@@ -59,6 +62,13 @@ class Wiring {
                 config.mode().name().toLowerCase().replace('_', '-'), client.getConfiguration().getRequestTimeout(),
                 client.getConfiguration().getRequestRetryBackoffLimit());
         return client;
+    }
+
+    /** Correlation's read-only view of pods, owners and gangs. */
+    @Produces
+    @Singleton
+    Membership membership(KubernetesClient client) {
+        return new Membership(client);
     }
 
     /**

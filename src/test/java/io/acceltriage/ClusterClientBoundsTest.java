@@ -1,5 +1,7 @@
 package io.acceltriage;
 
+import io.acceltriage.config.ClusterConfig;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,10 @@
 package io.acceltriage.ingest;
 
+import io.acceltriage.http.InvalidPayload;
+
+import io.acceltriage.http.BadRequests;
+import io.acceltriage.http.Rfc3339;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;

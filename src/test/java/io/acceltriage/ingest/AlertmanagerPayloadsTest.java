@@ -1,5 +1,7 @@
 package io.acceltriage.ingest;
 
+import io.acceltriage.http.InvalidPayload;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;

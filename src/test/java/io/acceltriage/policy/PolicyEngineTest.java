@@ -1,5 +1,9 @@
 package io.acceltriage.policy;
 
+import io.acceltriage.cluster.ClusterFacts;
+import io.acceltriage.cluster.PoolState;
+import io.acceltriage.cluster.WorkloadFacts;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,11 +38,11 @@ class PolicyEngineTest {
             return pool;
         }
 
-        public boolean optedOut(ActionKind kind, String target, String label) {
+        public boolean optedOut(io.acceltriage.cluster.TargetKind kind, String target, String label) {
             return optedOut;
         }
 
-        public Optional<WorkloadFacts> workloadOf(ActionKind kind, String target) {
+        public Optional<WorkloadFacts> workloadOf(io.acceltriage.cluster.TargetKind kind, String target) {
             return Optional.ofNullable(workloads.get(target));
         }
 
@@ -46,7 +50,7 @@ class PolicyEngineTest {
             return onNode;
         }
 
-        public Map<String, String> labelsOf(ActionKind kind, String target) {
+        public Map<String, String> labelsOf(io.acceltriage.cluster.TargetKind kind, String target) {
             return labels;
         }
     }

@@ -1,5 +1,7 @@
 package io.acceltriage.agent.llm;
 
+import io.acceltriage.agent.ModelCall;
+
 import dev.langchain4j.model.chat.listener.ChatModelErrorContext;
 import dev.langchain4j.model.chat.listener.ChatModelListener;
 import dev.langchain4j.model.chat.listener.ChatModelRequestContext;

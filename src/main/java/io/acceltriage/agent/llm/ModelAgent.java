@@ -1,5 +1,9 @@
 package io.acceltriage.agent.llm;
 
+import io.acceltriage.agent.ModelCall;
+import io.acceltriage.agent.ModelRun;
+import io.acceltriage.agent.Redaction;
+
 import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;

@@ -1,5 +1,7 @@
 package io.acceltriage.agent.llm;
 
+import io.acceltriage.agent.Redaction;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

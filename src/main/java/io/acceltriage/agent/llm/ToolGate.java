@@ -1,5 +1,7 @@
 package io.acceltriage.agent.llm;
 
+import io.acceltriage.agent.Redaction;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.ToolSpecification;
