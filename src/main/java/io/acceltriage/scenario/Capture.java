@@ -1,6 +1,6 @@
 package io.acceltriage.scenario;
 
-import io.acceltriage.sandbox.Redactor;
+import io.acceltriage.evidence.Redactor;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,7 +9,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.acceltriage.evidence.MetricsSource;
 import io.acceltriage.evidence.NodeAgents;
 import io.acceltriage.evidence.NodeSamples;
-import io.acceltriage.evidence.OwnerKinds;
+import static io.acceltriage.cluster.Owners.controllerOf;
+
+import io.acceltriage.cluster.Owners;
 import io.acceltriage.evidence.Sample;
 import io.acceltriage.incident.Subject;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -56,8 +58,10 @@ public final class Capture {
     private final KubernetesClient client;
     private final MetricsSource metrics;
     private final NodeAgents nodeAgents;
+    private final Owners owners;
 
     public Capture(KubernetesClient client, MetricsSource metrics, NodeAgents nodeAgents) {
+        this.owners = new Owners(client);
         this.client = client;
         this.metrics = metrics;
         this.nodeAgents = nodeAgents;
@@ -109,13 +113,13 @@ public final class Capture {
         }
         // The subject's workload: its other pods, wherever they run (a gang's members, a Deployment's replicas).
         for (Pod f : focus) {
-            List<HasMetadata> chain = ownerChain(f);
+            List<HasMetadata> chain = owners.chainOf(f);
             if (chain.isEmpty()) continue;
             String top = chain.get(chain.size() - 1).getMetadata().getUid();
             int n = 0;
             for (Pod p : client.pods().inNamespace(f.getMetadata().getNamespace()).list().getItems()) {
                 if (n >= MAX_WORKLOAD_PODS) break;
-                List<HasMetadata> theirs = ownerChain(p);
+                List<HasMetadata> theirs = owners.chainOf(p);
                 if (!theirs.isEmpty() && top != null && top.equals(theirs.get(theirs.size() - 1).getMetadata().getUid())
                         && pods.stream().noneMatch(q -> same(p, q))) {
                     pods.add(p);
@@ -125,7 +129,7 @@ public final class Capture {
         }
         for (Pod p : pods) {
             put(objects, p);
-            for (HasMetadata owner : ownerChain(p)) put(objects, owner);
+            for (HasMetadata owner : owners.chainOf(p)) put(objects, owner);
         }
         addNodeAgentRevisions(objects);
         addDisruptionBudgets(objects, pods);
@@ -174,39 +178,6 @@ public final class Capture {
         return a;
     }
 
-    private List<HasMetadata> ownerChain(HasMetadata o) {
-        List<HasMetadata> chain = new ArrayList<>();
-        HasMetadata current = o;
-        for (int depth = 0; depth < 4; depth++) {
-            OwnerReference ref = controllerOf(current);
-            if (ref == null) break;
-            HasMetadata owner = fetch(o.getMetadata().getNamespace(), ref);
-            if (owner == null) break;
-            chain.add(owner);
-            current = owner;
-        }
-        return chain;
-    }
-
-    private HasMetadata fetch(String ns, OwnerReference ref) {
-        String name = ref.getName();
-        try {
-            return switch (ref.getKind()) {
-                case "ReplicaSet" -> client.apps().replicaSets().inNamespace(ns).withName(name).get();
-                case "Deployment" -> client.apps().deployments().inNamespace(ns).withName(name).get();
-                case "StatefulSet" -> client.apps().statefulSets().inNamespace(ns).withName(name).get();
-                case "DaemonSet" -> client.apps().daemonSets().inNamespace(ns).withName(name).get();
-                case "Job" -> client.batch().v1().jobs().inNamespace(ns).withName(name).get();
-                default -> {
-                    ResourceDefinitionContext ctx = OwnerKinds.CUSTOM.get(ref.getKind());
-                    yield ctx == null ? null : client.genericKubernetesResources(ctx).inNamespace(ns).withName(name).get();
-                }
-            };
-        } catch (KubernetesClientException e) {
-            return null; // an owner we may not read: the reference on the pod still names it
-        }
-    }
-
     /** Revisions of the captured node-agent DaemonSets: they tell a rollout from a fault. */
     private void addNodeAgentRevisions(Map<String, HasMetadata> objects) {
         Set<String> daemonSets = new LinkedHashSet<>();
@@ -250,7 +221,7 @@ public final class Capture {
         }
         for (Event e : events) {
             if (e.getInvolvedObject() != null && involved.contains(e.getInvolvedObject().getKind() + "/" + e.getInvolvedObject().getName())) {
-                e.setMessage(Redactor.redact(e.getMessage()));
+                e.setMessage(Redactor.scrub(e.getMessage()));
                 put(objects, e);
             }
         }
@@ -287,7 +258,7 @@ public final class Capture {
             String text = previous ? log.terminated().tailingLines(LOG_TAIL_LINES).getLog()
                     : log.limitBytes(LOG_MAX_BYTES).tailingLines(LOG_TAIL_LINES).getLog();
             if (text != null && text.length() > LOG_MAX_BYTES) text = text.substring(text.length() - LOG_MAX_BYTES);
-            return text == null || text.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(Redactor.redact(text));
+            return text == null || text.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(Redactor.scrub(text));
         } catch (KubernetesClientException e) {
             return java.util.Optional.empty(); // no such log (never restarted, rotated away): nothing to keep
         }
@@ -353,12 +324,6 @@ public final class Capture {
                 && a.getMetadata().getName().equals(b.getMetadata().getName());
     }
 
-    private static OwnerReference controllerOf(HasMetadata o) {
-        List<OwnerReference> refs = o.getMetadata().getOwnerReferences();
-        if (refs == null || refs.isEmpty()) return null;
-        return refs.stream().filter(r -> Boolean.TRUE.equals(r.getController())).findFirst().orElse(refs.get(0));
-    }
-
     private static Map<String, String> labels(HasMetadata o) {
         return o.getMetadata().getLabels() == null ? Map.of() : o.getMetadata().getLabels();
     }
@@ -407,16 +372,16 @@ public final class Capture {
                         if (v.containsKey("valueFrom")) {
                             v.remove("value");
                         } else if (v.get("value") != null && Redactor.sensitiveName(name)) {
-                            v.put("value", Redactor.REDACTED);
+                            v.put("value", Redactor.marker("env"));
                         } else if (v.get("value") instanceof String s) {
-                            v.put("value", Redactor.redact(s));
+                            v.put("value", Redactor.scrub(s));
                         }
                     }
                 }
                 if (map.get("args") instanceof List<?> || map.get("command") instanceof List<?>) {
                     for (String k : List.of("args", "command")) {
                         if (map.get(k) instanceof List<?> l) {
-                            map.put(k, l.stream().map(x -> x instanceof String s ? Redactor.redact(s) : x).toList());
+                            map.put(k, l.stream().map(x -> x instanceof String s ? Redactor.scrub(s) : x).toList());
                         }
                     }
                 }

@@ -44,7 +44,7 @@ public final class ModelAgent {
     private final Toolsets toolsets;
     private final HistoryTools history;
     private final Function<String, String> prometheus;
-    private final Redactor redactor = new Redactor();
+    private final OutboundText redactor = new OutboundText();
     private final String investigatePrompt = Prompts.load("investigate");
     private final String summarisePrompt = Prompts.load("summarise");
     private final String chatPrompt = Prompts.load("chat");
@@ -96,7 +96,7 @@ public final class ModelAgent {
             if (history != null) tools.addAll(history.tools());
             tools.add(propose.tool());
 
-            Redactor.Redacted brief = redactor.redact(BundleText.forInvestigation(rules, candidates), "evidence bundle");
+            OutboundText.Redacted brief = redactor.redact(BundleText.forInvestigation(rules, candidates), "evidence bundle");
             redactions.addAll(brief.redactions());
             Investigator investigator = AiServices.builder(Investigator.class).chatModel(model)
                     .systemMessageProvider(id -> investigatePrompt)
@@ -153,7 +153,7 @@ public final class ModelAgent {
             String summary = templates.write(draft);
             boolean accepted = false;
             try {
-                Redactor.Redacted input = redactor.redact(BundleText.forSummary(draft, family, inv.cause()), "summary input");
+                OutboundText.Redacted input = redactor.redact(BundleText.forSummary(draft, family, inv.cause()), "summary input");
                 redactions.addAll(input.redactions());
                 Summariser summariser = AiServices.builder(Summariser.class).chatModel(model)
                         .systemMessageProvider(id -> summarisePrompt).build();
@@ -191,7 +191,7 @@ public final class ModelAgent {
         CallLedger.Run run = new CallLedger.Run(guard, "chat");
         List<Redaction> redactions = new ArrayList<>();
         try (run) {
-            Redactor.Redacted q = redactor.redact(question, "chat question");
+            OutboundText.Redacted q = redactor.redact(question, "chat question");
             redactions.addAll(q.redactions());
             ChatService service = AiServices.builder(ChatService.class).chatModel(model)
                     .systemMessageProvider(id -> chatPrompt)
