@@ -23,11 +23,13 @@ import java.util.Map;
 import io.acceltriage.triage.Responder;
 import io.acceltriage.triage.ResponderFactory;
 import io.acceltriage.audit.AuditLog;
+import io.acceltriage.cluster.KubeApi;
 import io.acceltriage.cluster.Membership;
 import io.acceltriage.evidence.ExporterScrape;
 import io.acceltriage.evidence.MetricsSource;
 import io.acceltriage.evidence.PrometheusConfig;
 import io.acceltriage.evidence.PrometheusSource;
+import io.acceltriage.evidence.Rollouts;
 import io.acceltriage.policy.Policy;
 import io.acceltriage.sandbox.Sandbox;
 import io.acceltriage.store.Database;
@@ -62,6 +64,13 @@ class Wiring {
                 config.mode().name().toLowerCase().replace('_', '-'), client.getConfiguration().getRequestTimeout(),
                 client.getConfiguration().getRequestRetryBackoffLimit());
         return client;
+    }
+
+    /** Node-agent rollouts, read by the fleet responder. */
+    @Produces
+    @Singleton
+    Rollouts rollouts(KubernetesClient client, ResponderFactory factory) {
+        return new Rollouts(client, factory.nodeAgents());
     }
 
     /** Correlation's read-only view of pods, owners and gangs. */
@@ -149,7 +158,7 @@ class Wiring {
     @Singleton
     Responder responder(ResponderFactory factory, KubernetesClient client, MetricsSource metrics, PolicySource policy,
             Database database, Breaker breaker) {
-        return factory.build(client, metrics, policy::current, new StoredHistory(database), breaker);
+        return factory.build(new KubeApi(client), metrics, policy::current, new StoredHistory(database), breaker);
     }
 
     /**

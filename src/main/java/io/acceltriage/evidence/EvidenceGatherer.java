@@ -31,6 +31,12 @@ public final class EvidenceGatherer {
         this.executor = executor;
     }
 
+    /** A gatherer reading the cluster behind {@code api}. */
+    public static EvidenceGatherer over(io.acceltriage.cluster.KubeApi api, MetricsSource metricsSource, Toolsets toolsets,
+            SignatureCatalogue signatures, NodeAgents nodeAgents, ExecutorService executor) {
+        return new EvidenceGatherer(api.client(), metricsSource, toolsets, signatures, nodeAgents, executor);
+    }
+
     /** Gathers evidence about a subject; {@code at} is the time the alerts speak of, to tell old news from new. */
     public EvidenceBundle gather(Subject subject, java.time.Instant at) {
         List<Gap> gaps = new ArrayList<>();

@@ -116,8 +116,8 @@ public final class Replay {
             if (s.spec().logs() != null) {
                 s.spec().logs().forEach((key, text) -> putLog(server, key, text));
             }
-            Responder responder = factory.build(server.client(), new RecordedMetrics(s.spec().metrics()), policy, agent);
-            FleetResponder fleet = new FleetResponder(responder, server.client(), factory.nodeAgents());
+            Responder responder = factory.build(new io.acceltriage.cluster.KubeApi(server.client()), new RecordedMetrics(s.spec().metrics()), policy, agent);
+            FleetResponder fleet = new FleetResponder(responder, new io.acceltriage.evidence.Rollouts(server.client(), factory.nodeAgents()));
             // The live correlation, over the scenario's world: its alerts form the incidents production would open.
             Correlator correlator = new Correlator(new SubjectResolver(new io.acceltriage.cluster.Membership(server.client())), StormWindow.defaults());
             MemoryIndex incidents = new MemoryIndex();

@@ -10,22 +10,15 @@ import io.acceltriage.evidence.Evidence;
 import io.acceltriage.evidence.EvidenceBundle;
 import io.acceltriage.evidence.Facts;
 import io.acceltriage.evidence.Gap;
-import io.acceltriage.evidence.NodeAgents;
+import io.acceltriage.evidence.Rollouts;
 import io.acceltriage.evidence.Source;
 import io.acceltriage.incident.Alert;
 import io.acceltriage.incident.Correlator;
 import io.acceltriage.incident.Subject;
-import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -47,24 +40,15 @@ public final class FleetResponder {
 
     /** Members assessed in depth: enough to see agreement, few enough to stay fast in a storm. */
     static final int SAMPLE = 3;
-    /** A node-agent revision this much older than the storm is not "right after a rollout". */
-    static final Duration RECENT_ROLLOUT = Duration.ofHours(6);
-    private static final Duration CLOCK_SLACK = Duration.ofMinutes(5);
     private static final int CITED_PER_MEMBER = 4;
 
     private final Responder responder;
-    private final KubernetesClient client;
-    private final NodeAgents nodeAgents;
+    private final Rollouts rollouts;
 
     @Inject
-    FleetResponder(Responder responder, KubernetesClient client, ResponderFactory factory) {
-        this(responder, client, factory.nodeAgents());
-    }
-
-    public FleetResponder(Responder responder, KubernetesClient client, NodeAgents nodeAgents) {
+    public FleetResponder(Responder responder, Rollouts rollouts) {
         this.responder = responder;
-        this.client = client;
-        this.nodeAgents = nodeAgents;
+        this.rollouts = rollouts;
     }
 
     public Assessment assess(Subject subject, List<Alert> alerts) {
@@ -103,7 +87,7 @@ public final class FleetResponder {
             a.evidence().gaps().forEach(g -> gaps.add(new Gap(g.source(), member.name() + ": " + g.reason(), g.failed())));
             consulted.add("member " + member.key() + ": " + d.family().wireName() + " " + d.confidence());
         }
-        List<Evidence> rollouts = recentNodeAgentRollouts(at, items.size());
+        List<Evidence> rollouts = this.rollouts.recentNodeAgentRollouts(at, items.size());
         items.addAll(rollouts);
         if (!rollouts.isEmpty()) {
             findings.add(new Finding(Family.INFRASTRUCTURE, 0.7, rollouts.get(0).summary(),
@@ -176,64 +160,6 @@ public final class FleetResponder {
         if (infra > 0) return votes.getOrDefault(Family.DEVICE, 0) > votes.getOrDefault(Family.INFRASTRUCTURE, 0)
                 ? Family.DEVICE : Family.INFRASTRUCTURE;
         return Family.NONE;
-    }
-
-    /** Node-agent DaemonSets whose newest revision appeared shortly before the storm, as evidence. */
-    private List<Evidence> recentNodeAgentRollouts(Instant at, int numbered) {
-        List<ControllerRevision> revisions;
-        try {
-            revisions = client.apps().controllerRevisions().inAnyNamespace().list().getItems();
-        } catch (KubernetesClientException e) {
-            return List.of(); // not visible to us: the members' evidence stands alone
-        }
-        Map<String, List<ControllerRevision>> byDaemonSet = new LinkedHashMap<>();
-        for (ControllerRevision r : revisions) {
-            OwnerReference owner = r.getMetadata().getOwnerReferences() == null ? null
-                    : r.getMetadata().getOwnerReferences().stream().filter(o -> "DaemonSet".equals(o.getKind())).findFirst().orElse(null);
-            if (owner == null || !nodeAgents.roleOf(owner.getName(), "DaemonSet", owner.getName()).nodeAgent()) continue;
-            byDaemonSet.computeIfAbsent(r.getMetadata().getNamespace() + "/" + owner.getName(), k -> new ArrayList<>()).add(r);
-        }
-        List<Evidence> out = new ArrayList<>();
-        byDaemonSet.forEach((ds, revs) -> {
-            ControllerRevision newest = revs.stream().max(Comparator.comparingLong(r -> r.getRevision() == null ? 0 : r.getRevision()))
-                    .orElseThrow();
-            Instant created = parse(newest.getMetadata().getCreationTimestamp());
-            // An update, not the first install: an earlier revision exists. A revision stamped a little
-            // after the alerts still counts: clocks differ, and alert times are rounded.
-            if (created == null || revs.size() < 2 || created.isAfter(at.plus(CLOCK_SLACK))
-                    || created.isBefore(at.minus(RECENT_ROLLOUT))) {
-                return;
-            }
-            String image = imageOf(newest.getData());
-            String[] nsName = ds.split("/", 2);
-            String summary = "DaemonSet " + ds + " revision " + newest.getRevision() + " created " + created
-                    + (image == null ? "" : " (" + image + ")");
-            // Recorded as the DaemonSet's own event: the fact type the classifier and pages already read.
-            out.add(new Evidence("E" + (numbered + out.size() + 1), Source.CLUSTER, summary, new Facts.ClusterEvent(nsName[0],
-                    "DaemonSet", nsName[1], "Normal", "NewRevision", summary, 1, created)));
-        });
-        return out;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static String imageOf(Object data) {
-        try {
-            Map<String, Object> spec = (Map<String, Object>) ((Map<String, Object>) data).get("spec");
-            Map<String, Object> template = (Map<String, Object>) spec.get("template");
-            Map<String, Object> podSpec = (Map<String, Object>) template.get("spec");
-            List<Map<String, Object>> containers = (List<Map<String, Object>>) podSpec.get("containers");
-            return String.valueOf(containers.get(0).get("image"));
-        } catch (RuntimeException e) {
-            return null; // a revision of another shape: the revision number says enough
-        }
-    }
-
-    private static Instant parse(String t) {
-        try {
-            return t == null ? null : OffsetDateTime.parse(t).toInstant();
-        } catch (java.time.format.DateTimeParseException e) {
-            return null;
-        }
     }
 
     private static double round(double v) {

@@ -15,8 +15,7 @@ import io.acceltriage.evidence.SignatureCatalogue;
 import io.acceltriage.evidence.Toolsets;
 import io.acceltriage.policy.Policy;
 import io.acceltriage.policy.PolicyEngine;
-import io.acceltriage.cluster.PoolCensus;
-import io.fabric8.kubernetes.client.KubernetesClient;
+import io.acceltriage.cluster.KubeApi;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import jakarta.annotation.PreDestroy;
@@ -57,15 +56,15 @@ public class ResponderFactory {
     }
 
     /** A responder for the live service: the model reviews the rules' work when one is configured. */
-    public Responder build(KubernetesClient client, MetricsSource metrics, Policy policy) {
-        return build(client, metrics, policy, models.agent().orElse(null));
+    public Responder build(KubeApi cluster, MetricsSource metrics, Policy policy) {
+        return build(cluster, metrics, policy, models.agent().orElse(null));
     }
 
     /** {@code agent}: the model to review with, null for rules only (plain scenario replay). */
-    public Responder build(KubernetesClient client, MetricsSource metrics, Policy policy, ModelAgent agent) {
-        EvidenceGatherer gatherer = new EvidenceGatherer(client, metrics, toolsets, signatures, nodeAgents, sources);
+    public Responder build(KubeApi cluster, MetricsSource metrics, Policy policy, ModelAgent agent) {
+        EvidenceGatherer gatherer = EvidenceGatherer.over(cluster, metrics, toolsets, signatures, nodeAgents, sources);
         Classifier classifier = new Classifier(xids, toolsets, signatures, clusterSignals);
-        PolicyEngine engine = new PolicyEngine(policy, new PoolCensus(client, nodeAgents.poolLabels(), nodeAgents.acceleratorResources()));
+        PolicyEngine engine = new PolicyEngine(policy, cluster.census(nodeAgents.poolLabels(), nodeAgents.acceleratorResources()));
         return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary), agent);
     }
 
@@ -74,11 +73,11 @@ public class ResponderFactory {
     }
 
     /** The live responder: the policy as reloaded, budgets from past actions, the stored breaker. */
-    public Responder build(KubernetesClient client, MetricsSource metrics, java.util.function.Supplier<Policy> policy,
+    public Responder build(KubeApi cluster, MetricsSource metrics, java.util.function.Supplier<Policy> policy,
             io.acceltriage.policy.ActionHistory history, io.acceltriage.policy.Breaker breaker) {
-        EvidenceGatherer gatherer = new EvidenceGatherer(client, metrics, toolsets, signatures, nodeAgents, sources);
+        EvidenceGatherer gatherer = EvidenceGatherer.over(cluster, metrics, toolsets, signatures, nodeAgents, sources);
         Classifier classifier = new Classifier(xids, toolsets, signatures, clusterSignals);
-        PolicyEngine engine = new PolicyEngine(policy, new PoolCensus(client, nodeAgents.poolLabels(), nodeAgents.acceleratorResources()),
+        PolicyEngine engine = new PolicyEngine(policy, cluster.census(nodeAgents.poolLabels(), nodeAgents.acceleratorResources()),
                 history, breaker, java.time.Clock.systemUTC());
         return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary));
     }

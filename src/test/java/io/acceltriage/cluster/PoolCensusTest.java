@@ -95,4 +95,15 @@ class PoolCensusTest {
                 .map(WorkloadFacts::kind).orElse("none"));
         assertTrue(facts.workloadOf(ActionKind.RESTART_GROUP.target(), "ml/no-such-workload").isEmpty());
     }
+
+    @Test
+    void aReadTheApiServerRefusesSurfacesAsClusterUnreadableWithItsReason() {
+        // A port nothing listens on: every read fails the way a down API server fails.
+        try (KubernetesClient down = new KubernetesClientBuilder().withConfig(new io.fabric8.kubernetes.client.ConfigBuilder()
+                .withMasterUrl("https://127.0.0.1:1").withRequestRetryBackoffLimit(0).withConnectionTimeout(500).build()).build()) {
+            ClusterFacts facts = new PoolCensus(down, List.of("acceltriage.io/pool"), List.of("nvidia.com/gpu")).forOneDecision();
+            ClusterUnreadable e = org.junit.jupiter.api.Assertions.assertThrows(ClusterUnreadable.class, () -> facts.poolOf("gpu-h100-05"));
+            assertTrue(e.getMessage() != null && !e.getMessage().isBlank(), "the reason is kept for the verdict");
+        }
+    }
 }

@@ -108,7 +108,7 @@ class PolicyEngineTest {
         ClusterFacts down = new Cluster() {
             @Override
             public PoolState poolOf(String node) {
-                throw new io.fabric8.kubernetes.client.KubernetesClientException("connect timed out", -1, null);
+                throw new io.acceltriage.cluster.ClusterUnreadable("connect timed out", null);
             }
         };
         Policy p = Policy.parse("test.yaml", ("apiVersion: acceltriage.io/v1\nkind: Policy\n" + ALLOW_ALL).getBytes(StandardCharsets.UTF_8));

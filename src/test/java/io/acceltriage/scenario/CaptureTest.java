@@ -65,7 +65,7 @@ class CaptureTest {
         world.reset();
         world.inject(Fault.onNode("device-plugin-crash", "gpu-h100-04"));
         Subject subject = Subject.node("gpu-h100-04");
-        Family live = factory.build(world.client(), EXPORTERS, policy).assess(subject, List.of()).diagnosis().family();
+        Family live = factory.build(new io.acceltriage.cluster.KubeApi(world.client()), EXPORTERS, policy).assess(subject, List.of()).diagnosis().family();
         assertNotEquals(Family.NONE, live, "the injected fault shows live");
 
         Path file = dir.resolve("captured.yaml");
@@ -82,7 +82,7 @@ class CaptureTest {
         world.reset();
         world.inject(Fault.onPod("cuda-oom", "research/jupyter-alice-0"));
         Subject subject = Subject.pod("research", "jupyter-alice-0");
-        Family live = factory.build(world.client(), EXPORTERS, policy).assess(subject, List.of()).diagnosis().family();
+        Family live = factory.build(new io.acceltriage.cluster.KubeApi(world.client()), EXPORTERS, policy).assess(subject, List.of()).diagnosis().family();
 
         Path file = dir.resolve("captured-pod.yaml");
         Files.writeString(file, new Capture(world.client(), EXPORTERS, factory.nodeAgents()).capture(subject, null, Instant.now()));
