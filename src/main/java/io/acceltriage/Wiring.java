@@ -25,6 +25,7 @@ import io.acceltriage.triage.ResponderFactory;
 import io.acceltriage.audit.AuditLog;
 import io.acceltriage.cluster.KubeApi;
 import io.acceltriage.cluster.Membership;
+import io.acceltriage.cluster.Nodes;
 import io.acceltriage.evidence.ExporterScrape;
 import io.acceltriage.evidence.MetricsSource;
 import io.acceltriage.evidence.PrometheusConfig;
@@ -71,6 +72,13 @@ class Wiring {
     @Singleton
     Rollouts rollouts(KubernetesClient client, ResponderFactory factory) {
         return new Rollouts(client, factory.nodeAgents());
+    }
+
+    /** The nodes as pages and chat show them. */
+    @Produces
+    @Singleton
+    Nodes nodes(KubernetesClient client) {
+        return new Nodes(client);
     }
 
     /** Correlation's read-only view of pods, owners and gangs. */

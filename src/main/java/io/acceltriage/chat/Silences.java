@@ -25,8 +25,29 @@ class Silences {
     /** The silence's id, or why there is none. */
     record Outcome(String silenceId, Instant endsAt, String problem) {}
 
+    private final io.acceltriage.audit.AuditLog audit;
+
+    Silences(io.acceltriage.audit.AuditLog audit) {
+        this.audit = audit;
+    }
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Clock clock = Clock.systemUTC();
+
+    /** Creates the silence asked for in chat, audited; the reply says what was done. */
+    String answer(ChatUser user, Command.Silence s) {
+        Silences.Outcome o = create(s, user);
+        if (o.problem() != null) {
+            return "No silence was created: " + o.problem();
+        }
+        java.util.Map<String, Object> p = new java.util.LinkedHashMap<>();
+        p.put("silence", o.silenceId());
+        p.put("matchers", String.valueOf(s.matchers()));
+        p.put("endsAt", String.valueOf(o.endsAt()));
+        p.put("platform", user.platform());
+        audit.append(null, io.acceltriage.audit.AuditKind.SILENCE, user.id(), p);
+        return "Silenced " + s.matchers() + " until " + o.endsAt() + " (silence " + o.silenceId() + ").";
+    }
 
     Outcome create(Command.Silence s, ChatUser by) {
         Optional<String> base = ConfigProvider.getConfig().getOptionalValue("acceltriage.alertmanager.url", String.class)

@@ -1,13 +1,12 @@
 package io.acceltriage.web;
 
+import io.acceltriage.action.Executor;
+import io.acceltriage.cluster.ClusterUnreadable;
+import io.acceltriage.cluster.Nodes;
+
 import io.acceltriage.access.CurrentUser;
 import io.acceltriage.evidence.NodeAgents;
 import io.acceltriage.policy.CircuitBreakerControl;
-import io.acceltriage.store.Database;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.enterprise.inject.Instance;
@@ -19,10 +18,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -48,15 +44,15 @@ class FleetPage {
         static native TemplateInstance fleet(List<Pool> pools, Breaker breaker, String error, String notice);
     }
 
-    private final KubernetesClient client;
-    private final Database database;
+    private final Nodes nodes;
+    private final Executor actions;
     private final Instance<CircuitBreakerControl> breaker;
     private final CurrentUser who;
     private final NodeAgents knowledge = NodeAgents.load();
 
-    FleetPage(KubernetesClient client, Database database, Instance<CircuitBreakerControl> breaker, CurrentUser who) {
-        this.client = client;
-        this.database = database;
+    FleetPage(Nodes nodes, Executor actions, Instance<CircuitBreakerControl> breaker, CurrentUser who) {
+        this.nodes = nodes;
+        this.actions = actions;
         this.breaker = breaker;
         this.who = who;
     }
@@ -66,7 +62,7 @@ class FleetPage {
         Breaker b = breaker.isResolvable() ? new Breaker(true, breaker.get().tripped()) : new Breaker(false, false);
         try {
             return Templates.fleet(pools(), b, null, notice);
-        } catch (KubernetesClientException e) {
+        } catch (ClusterUnreadable e) {
             return Templates.fleet(List.of(), b, "The Kubernetes API did not answer (" + e.getMessage()
                     + "); the fleet cannot be shown until it does.", notice);
         }
@@ -83,61 +79,29 @@ class FleetPage {
     }
 
     private List<Pool> pools() {
-        Map<String, String[]> byAgent = cordonedByAgent();
+        Map<String, String> byAgent = actions.cordonedNodes();
         Map<String, List<NodeRow>> pools = new TreeMap<>();
-        for (Node n : client.nodes().list().getItems()) {
-            Map<String, String> labels = n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels();
-            String resource = knowledge.acceleratorResources().stream()
-                    .filter(r -> n.getStatus() != null && n.getStatus().getCapacity() != null && n.getStatus().getCapacity().containsKey(r))
-                    .findFirst().orElse(null);
+        for (Nodes.NodeInfo n : nodes.list()) {
+            Map<String, String> labels = n.labels();
+            String resource = knowledge.acceleratorResources().stream().filter(r -> n.capacity().containsKey(r)).findFirst().orElse(null);
             String pool = knowledge.poolOf(labels);
             if (resource == null && pool == null) {
                 continue;
             }
-            String name = n.getMetadata().getName();
-            boolean cordoned = n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable());
-            boolean ready = n.getStatus() != null && n.getStatus().getConditions() != null && n.getStatus().getConditions().stream()
-                    .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-            String[] agent = cordoned ? byAgent.get(name) : null;
+            String incident = n.cordoned() ? byAgent.get(n.name()) : null;
             String accelerator = labels.getOrDefault("nvidia.com/gpu.product",
                     labels.getOrDefault("cloud.google.com/gke-tpu-accelerator", resource == null ? "" : resource));
             pools.computeIfAbsent(pool == null ? "(no pool label)" : pool, k -> new ArrayList<>())
-                    .add(new NodeRow(name, accelerator, amount(n, resource, true), amount(n, resource, false), ready, cordoned,
-                            agent == null ? (cordoned ? "someone else" : null) : "acceltriage", agent == null ? null : agent[0]));
+                    .add(new NodeRow(n.name(), accelerator, n.amount(resource, true), n.amount(resource, false), "True".equals(n.ready()),
+                            n.cordoned(), incident == null ? (n.cordoned() ? "someone else" : null) : "acceltriage", incident));
         }
         List<Pool> out = new ArrayList<>();
-        pools.forEach((name, nodes) -> {
-            nodes.sort(java.util.Comparator.comparing(NodeRow::name));
-            out.add(new Pool(name, nodes, nodes.stream().filter(NodeRow::cordoned).count(),
-                    nodes.stream().filter(r -> "acceltriage".equals(r.cordonedBy())).count()));
+        pools.forEach((name, rows) -> {
+            rows.sort(java.util.Comparator.comparing(NodeRow::name));
+            out.add(new Pool(name, rows, rows.stream().filter(NodeRow::cordoned).count(),
+                    rows.stream().filter(r -> "acceltriage".equals(r.cordonedBy())).count()));
         });
         return out;
-    }
-
-    /** Node → [incident] of the agent's latest successful cordon of it. */
-    private Map<String, String[]> cordonedByAgent() {
-        return database.read(c -> {
-            Map<String, String[]> out = new HashMap<>();
-            try (PreparedStatement ps = c.prepareStatement(
-                    "select target, incident_id from actions where kind = 'cordon-node' and status = 'SUCCEEDED' order by updated_at");
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.put(rs.getString(1), new String[] {rs.getString(2)});
-                }
-            }
-            return out;
-        });
-    }
-
-    private static int amount(Node n, String resource, boolean capacity) {
-        if (resource == null) return 0;
-        Map<String, Quantity> q = capacity ? n.getStatus().getCapacity() : n.getStatus().getAllocatable();
-        Quantity v = q == null ? null : q.get(resource);
-        try {
-            return v == null ? 0 : Integer.parseInt(v.getAmount());
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 
     private static String encode(String s) {

@@ -191,7 +191,7 @@ class ChatChannelsTest {
 
         String first = given().post("/api/v1/approvals/" + token).then().statusCode(200).extract().asString();
         assertFalse(first.contains("only the people"), first);
-        assertTrue(first.contains(Conversation.NO_APPROVALS) || first.contains("act-0003"), first);
+        assertTrue(first.contains(ChatDecisions.NO_APPROVALS) || first.contains("act-0003"), first);
         given().post("/api/v1/approvals/" + token).then().statusCode(410).body(containsString("works once"));
         given().get("/api/v1/approvals/" + token).then().statusCode(410);
 
@@ -331,7 +331,7 @@ class ChatChannelsTest {
         given().get(path).then().statusCode(200).body(containsString("drain-node"))
                 .body(containsString("method=\"post\"")).body(containsString(ChatTestProfile.TEAMS_APPROVER));
         String done = given().post(path).then().statusCode(200).extract().asString();
-        assertTrue(done.contains(Conversation.NO_APPROVALS) || done.contains(action), done);
+        assertTrue(done.contains(ChatDecisions.NO_APPROVALS) || done.contains(action), done);
         assertTrue(auditReader.find(new AuditQuery(null, null, null, null, null, "xoxb-test-token", null, 10)).isEmpty()
                 && auditReader.find(new AuditQuery(null, null, null, null, null, ChatTestProfile.SLACK_SECRET, null, 10)).isEmpty(),
                 "no secret in the audit log");

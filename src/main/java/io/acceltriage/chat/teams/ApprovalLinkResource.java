@@ -3,7 +3,8 @@ package io.acceltriage.chat.teams;
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
 import io.acceltriage.chat.ChatUser;
-import io.acceltriage.chat.Conversation;
+import io.acceltriage.chat.ChatDecisions;
+import io.acceltriage.action.Executor;
 import io.acceltriage.chat.teams.ApprovalLinks;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
@@ -29,15 +30,17 @@ class ApprovalLinkResource {
 
     private final ApprovalLinks links;
     private final UsedApprovalLinks used;
-    private final Conversation conversation;
+    private final ChatDecisions decisions;
+    private final Executor actions;
     private final Template confirm;
     private final Template result;
 
-    ApprovalLinkResource(ApprovalLinks links, UsedApprovalLinks used, Conversation conversation,
+    ApprovalLinkResource(ApprovalLinks links, UsedApprovalLinks used, ChatDecisions decisions, Executor actions,
             @Location("chat/approval-confirm.html") Template confirm, @Location("chat/approval-result.html") Template result) {
         this.links = links;
         this.used = used;
-        this.conversation = conversation;
+        this.decisions = decisions;
+        this.actions = actions;
         this.confirm = confirm;
         this.result = result;
     }
@@ -53,7 +56,7 @@ class ApprovalLinkResource {
         if (used.used(grant.nonce())) {
             return page(Response.Status.GONE, "This link was already used", "An approval link works once.", null);
         }
-        Optional<ActionRecord> action = conversation.action(grant.actionId());
+        Optional<ActionRecord> action = actions.find(grant.actionId());
         if (action.isEmpty()) {
             return page(Response.Status.NOT_FOUND, "No such action", "There is no action " + grant.actionId() + ".", null);
         }
@@ -79,8 +82,8 @@ class ApprovalLinkResource {
         }
         ChatUser user = new ChatUser("teams", grant.approver(), null);
         boolean approve = grant.choice() == ApprovalLinks.Choice.APPROVE;
-        String said = conversation.decide(user, grant.actionId(), approve, "rejected through a Teams approval link");
-        String incident = conversation.action(grant.actionId()).map(ActionRecord::incidentId).orElse(null);
+        String said = decisions.decide(user, grant.actionId(), approve, "rejected through a Teams approval link");
+        String incident = actions.find(grant.actionId()).map(ActionRecord::incidentId).orElse(null);
         return page(Response.Status.OK, (approve ? "Approve " : "Reject ") + grant.actionId(), said, incident);
     }
 
