@@ -1,6 +1,8 @@
 package io.acceltriage.web;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.acceltriage.agent.StoredAssessment;
+import io.acceltriage.store.Json;
+
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
 import io.acceltriage.audit.AuditKind;
@@ -46,44 +48,36 @@ record IncidentPage(IncidentView incident, String opened, String confidence, Lis
             alerts.add(new AlertRow(a.alert().labels().getOrDefault("alertname", "(unnamed)"), a.alert().status().name().toLowerCase(),
                     PageText.time(a.alert().startsAt()), PageText.time(a.receivedAt()), l.toString(), description));
         }
-        JsonNode assessment = v.assessment();
+        StoredAssessment assessment = v.assessment() == null ? null : Json.MAPPER.convertValue(v.assessment(), StoredAssessment.class);
         List<EvidenceRow> evidence = new ArrayList<>();
         List<String> gaps = new ArrayList<>();
         DiagnosisBox diagnosis = null;
         List<JudgementRow> judgements = new ArrayList<>();
         if (assessment != null) {
-            JsonNode bundle = assessment.path("evidence");
-            java.util.Set<String> cited = new java.util.HashSet<>();
-            assessment.path("diagnosis").path("evidenceIds").forEach(x -> cited.add(x.asText()));
-            for (JsonNode e : bundle.path("items")) {
-                List<PageText.Field> values = PageText.fields(e.get("fact")).stream()
+            for (StoredAssessment.Item e : assessment.evidence().items()) {
+                List<PageText.Field> values = PageText.fields(e.fact()).stream()
                         .filter(f -> !f.value().isEmpty() && !f.name().equals("type")).toList();
-                evidence.add(new EvidenceRow(PageText.text(e, "id"), PageText.text(e, "source").toLowerCase(),
-                        PageText.text(e, "summary"), values, cited.contains(PageText.text(e, "id"))));
+                evidence.add(new EvidenceRow(blank(e.id()), blank(e.source()).toLowerCase(), blank(e.summary()), values,
+                        assessment.cites(e.id())));
             }
-            for (JsonNode g : bundle.path("gaps")) {
-                gaps.add(PageText.text(g, "source").toLowerCase() + ": " + PageText.text(g, "reason"));
+            for (StoredAssessment.Missing g : assessment.evidence().gaps()) {
+                gaps.add(blank(g.source()).toLowerCase() + ": " + blank(g.reason()));
             }
-            JsonNode d = assessment.path("diagnosis");
-            if (d.isObject()) {
-                List<String> ids = new ArrayList<>();
-                d.path("evidenceIds").forEach(x -> ids.add(x.asText()));
+            StoredAssessment.Findings d = assessment.diagnosis();
+            if (d != null) {
                 List<String> findings = new ArrayList<>();
-                for (JsonNode f : d.path("findings")) {
-                    findings.add(PageText.text(f, "family").toLowerCase() + " · weight " + PageText.text(f, "weight") + " · "
-                            + PageText.text(f, "cause") + " [" + PageText.scalar(f.path("evidenceIds")) + "]");
+                for (StoredAssessment.Finding f : d.findings()) {
+                    findings.add(blank(f.family()).toLowerCase() + " · weight " + String.valueOf(f.weight()) + " · "
+                            + blank(f.cause()) + " [" + String.join(", ", f.evidenceIds()) + "]");
                 }
-                List<String> notes = new ArrayList<>();
-                d.path("notes").forEach(x -> notes.add(x.asText()));
-                diagnosis = new DiagnosisBox(PageText.text(d, "family").toLowerCase(), PageText.text(d, "cause"),
-                        d.has("confidence") ? PageText.percent(d.get("confidence").asDouble()) : "–", ids, findings, notes);
+                diagnosis = new DiagnosisBox(blank(d.family()).toLowerCase(), blank(d.cause()),
+                        d.confidence() != null ? PageText.percent(d.confidence()) : "–", d.evidenceIds(), findings, d.notes());
             }
-            for (JsonNode j : assessment.path("judgements")) {
-                JsonNode p = j.path("proposal");
-                JsonNode verdict = j.path("verdict");
-                judgements.add(new JudgementRow(PageText.text(p, "kind"), PageText.text(p, "target"), PageText.text(verdict, "decision"),
-                        PageText.text(verdict, "rule"), PageText.scalar(verdict.path("reasons")).replace(", ", "; "),
-                        PageText.text(p, "proposedBy"), PageText.text(p, "reason")));
+            for (StoredAssessment.Judged j : assessment.judgements()) {
+                StoredAssessment.Proposed p = j.proposal() == null ? new StoredAssessment.Proposed(null, null, null, null) : j.proposal();
+                StoredAssessment.Ruled verdict = j.verdict() == null ? new StoredAssessment.Ruled(null, null, null) : j.verdict();
+                judgements.add(new JudgementRow(blank(p.kind()), blank(p.target()), blank(verdict.decision()), blank(verdict.rule()),
+                        String.join("; ", verdict.reasons()), blank(p.proposedBy()), blank(p.reason())));
             }
         }
         List<ActionRow> actions = new ArrayList<>();
@@ -105,6 +99,10 @@ record IncidentPage(IncidentView incident, String opened, String confidence, Lis
         }
         return new IncidentPage(v, PageText.time(v.openedAt()), PageText.percent(v.confidence()), alerts, evidence, gaps, diagnosis,
                 modelCalls, judgements, actions, approvals, verifications, timeline);
+    }
+
+    private static String blank(String s) {
+        return s == null ? "" : s;
     }
 
     public boolean hasPending() {

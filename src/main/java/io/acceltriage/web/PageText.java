@@ -64,11 +64,6 @@ final class PageText {
         return v.toString();
     }
 
-    static String text(JsonNode node, String field) {
-        JsonNode v = node == null ? null : node.get(field);
-        return v == null || v.isNull() ? "" : scalar(v);
-    }
-
     static String percent(Double confidence) {
         return confidence == null ? "–" : Math.round(confidence * 100) + " %";
     }
