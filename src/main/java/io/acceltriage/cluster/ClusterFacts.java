@@ -1,6 +1,5 @@
 package io.acceltriage.cluster;
 
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

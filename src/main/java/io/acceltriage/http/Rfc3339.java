@@ -1,7 +1,5 @@
 package io.acceltriage.http;
 
-import io.acceltriage.http.InvalidPayload;
-
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 

@@ -1,14 +1,12 @@
 package io.acceltriage.ingest;
 
-import io.acceltriage.http.InvalidPayload;
-
-import io.acceltriage.http.BadRequests;
-import io.acceltriage.http.Rfc3339;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import io.acceltriage.http.BadRequests;
+import io.acceltriage.http.InvalidPayload;
+import io.acceltriage.http.Rfc3339;
 import io.acceltriage.incident.Alert;
 import io.acceltriage.incident.AlertStatus;
 import io.acceltriage.incident.Fingerprints;

@@ -1,10 +1,9 @@
 package io.acceltriage.notify;
 
-import io.acceltriage.agent.StoredAssessment;
-
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
 import io.acceltriage.action.Executor;
+import io.acceltriage.agent.StoredAssessment;
 import io.acceltriage.incident.Incident;
 import io.acceltriage.incident.IncidentStore;
 import jakarta.enterprise.context.ApplicationScoped;

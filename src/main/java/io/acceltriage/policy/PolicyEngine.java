@@ -1,11 +1,10 @@
 package io.acceltriage.policy;
 
 import io.acceltriage.cluster.ClusterFacts;
+import io.acceltriage.cluster.ClusterUnreadable;
 import io.acceltriage.cluster.PoolState;
 import io.acceltriage.cluster.WorkloadFacts;
-
 import io.acceltriage.diagnosis.Family;
-import io.acceltriage.cluster.ClusterUnreadable;
 import java.time.Clock;
 import java.time.DayOfWeek;
 import java.time.Duration;

@@ -1,17 +1,16 @@
 package io.acceltriage.scenario;
 
-import io.acceltriage.evidence.Redactor;
+import static io.acceltriage.cluster.Owners.controllerOf;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.acceltriage.cluster.Owners;
 import io.acceltriage.evidence.MetricsSource;
 import io.acceltriage.evidence.NodeAgents;
 import io.acceltriage.evidence.NodeSamples;
-import static io.acceltriage.cluster.Owners.controllerOf;
-
-import io.acceltriage.cluster.Owners;
+import io.acceltriage.evidence.Redactor;
 import io.acceltriage.evidence.Sample;
 import io.acceltriage.incident.Subject;
 import io.fabric8.kubernetes.api.model.ContainerStatus;

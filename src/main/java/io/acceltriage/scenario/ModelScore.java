@@ -1,11 +1,8 @@
 package io.acceltriage.scenario;
 
-import io.acceltriage.agent.ModelRun;
-
 import io.acceltriage.agent.Assessment;
+import io.acceltriage.agent.ModelRun;
 import io.acceltriage.diagnosis.Family;
-import io.acceltriage.scenario.Replay;
-import io.acceltriage.scenario.ReplayResult;
 import java.io.PrintWriter;
 import java.util.List;
 

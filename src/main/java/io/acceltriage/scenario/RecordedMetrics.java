@@ -1,6 +1,5 @@
 package io.acceltriage.scenario;
 
-
 import io.acceltriage.evidence.ExpositionParser;
 import io.acceltriage.evidence.MetricsSource;
 import io.acceltriage.evidence.NodeSamples;

@@ -1,23 +1,22 @@
 package io.acceltriage.scenario;
 
-import io.acceltriage.sandbox.SimulatedApiServer;
-
 import io.acceltriage.agent.Assessment;
 import io.acceltriage.agent.Judgement;
-import io.acceltriage.triage.Responder;
-import io.acceltriage.triage.ResponderFactory;
 import io.acceltriage.agent.llm.ModelAgent;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.incident.Alert;
-import io.acceltriage.triage.FleetResponder;
 import io.acceltriage.incident.Correlator;
 import io.acceltriage.incident.MemoryIndex;
 import io.acceltriage.incident.StormWindow;
-import io.acceltriage.incident.SubjectResolver;
 import io.acceltriage.incident.Subject;
+import io.acceltriage.incident.SubjectResolver;
 import io.acceltriage.ingest.AlertmanagerPayloads;
 import io.acceltriage.policy.Policy;
+import io.acceltriage.sandbox.SimulatedApiServer;
 import io.acceltriage.store.Json;
+import io.acceltriage.triage.FleetResponder;
+import io.acceltriage.triage.Responder;
+import io.acceltriage.triage.ResponderFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

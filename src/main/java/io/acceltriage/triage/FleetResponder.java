@@ -2,7 +2,6 @@ package io.acceltriage.triage;
 
 import io.acceltriage.agent.Assessment;
 import io.acceltriage.agent.RulesPlanner;
-
 import io.acceltriage.diagnosis.Diagnosis;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.diagnosis.Finding;

@@ -1,15 +1,14 @@
 package io.acceltriage.triage;
 
-import io.acceltriage.agent.Assessment;
-import io.acceltriage.agent.Judgement;
-import io.acceltriage.incident.AlertFiler;
-
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.Executor;
+import io.acceltriage.agent.Assessment;
+import io.acceltriage.agent.Judgement;
 import io.acceltriage.audit.Actors;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;
 import io.acceltriage.evidence.Evidence;
+import io.acceltriage.incident.AlertFiler;
 import io.acceltriage.incident.AlertInbox;
 import io.acceltriage.incident.AlertStatus;
 import io.acceltriage.incident.Correlation;

@@ -5,7 +5,6 @@ import io.acceltriage.agent.Judgement;
 import io.acceltriage.agent.Plan;
 import io.acceltriage.agent.RulesPlanner;
 import io.acceltriage.agent.SummaryWriter;
-
 import io.acceltriage.agent.llm.ModelAgent;
 import io.acceltriage.diagnosis.Classifier;
 import io.acceltriage.diagnosis.Diagnosis;

@@ -2,9 +2,9 @@ package io.acceltriage.triage;
 
 import io.acceltriage.agent.RulesPlanner;
 import io.acceltriage.agent.SummaryWriter;
-
 import io.acceltriage.agent.llm.ModelAgent;
 import io.acceltriage.agent.llm.ModelMode;
+import io.acceltriage.cluster.KubeApi;
 import io.acceltriage.diagnosis.Classifier;
 import io.acceltriage.diagnosis.ClusterSignals;
 import io.acceltriage.diagnosis.XidCatalogue;
@@ -15,7 +15,6 @@ import io.acceltriage.evidence.SignatureCatalogue;
 import io.acceltriage.evidence.Toolsets;
 import io.acceltriage.policy.Policy;
 import io.acceltriage.policy.PolicyEngine;
-import io.acceltriage.cluster.KubeApi;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import jakarta.annotation.PreDestroy;

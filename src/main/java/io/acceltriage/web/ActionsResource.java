@@ -1,13 +1,12 @@
 package io.acceltriage.web;
 
-import io.acceltriage.http.ErrorBody;
-
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
 import io.acceltriage.action.Approvals;
 import io.acceltriage.action.Executor;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;
+import io.acceltriage.http.ErrorBody;
 import io.acceltriage.policy.PolicySource;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;

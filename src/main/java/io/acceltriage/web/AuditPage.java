@@ -1,14 +1,13 @@
 package io.acceltriage.web;
 
-import io.acceltriage.http.Rfc3339;
-import io.acceltriage.http.InvalidPayload;
-
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditQuery;
 import io.acceltriage.audit.AuditReader;
 import io.acceltriage.audit.AuditRecord;
 import io.acceltriage.audit.AuditVerifier;
 import io.acceltriage.audit.ChainVerdict;
+import io.acceltriage.http.InvalidPayload;
+import io.acceltriage.http.Rfc3339;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.ws.rs.GET;

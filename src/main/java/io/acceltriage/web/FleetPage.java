@@ -1,10 +1,9 @@
 package io.acceltriage.web;
 
+import io.acceltriage.access.CurrentUser;
 import io.acceltriage.action.Executor;
 import io.acceltriage.cluster.ClusterUnreadable;
 import io.acceltriage.cluster.Nodes;
-
-import io.acceltriage.access.CurrentUser;
 import io.acceltriage.evidence.NodeAgents;
 import io.acceltriage.policy.CircuitBreakerControl;
 import io.quarkus.qute.CheckedTemplate;

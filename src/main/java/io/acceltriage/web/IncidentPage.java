@@ -1,13 +1,12 @@
 package io.acceltriage.web;
 
-import io.acceltriage.agent.StoredAssessment;
-import io.acceltriage.store.Json;
-
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
+import io.acceltriage.agent.StoredAssessment;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditRecord;
 import io.acceltriage.incident.StoredAlert;
+import io.acceltriage.store.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,11 @@
 package io.acceltriage.web;
 
-import io.acceltriage.http.Rfc3339;
-import io.acceltriage.http.InvalidPayload;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.acceltriage.action.Executor;
 import io.acceltriage.audit.AuditQuery;
 import io.acceltriage.audit.AuditReader;
+import io.acceltriage.http.InvalidPayload;
+import io.acceltriage.http.Rfc3339;
 import io.acceltriage.incident.AlertInbox;
 import io.acceltriage.incident.Incident;
 import io.acceltriage.incident.IncidentFilter;

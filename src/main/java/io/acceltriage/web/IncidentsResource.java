@@ -2,7 +2,6 @@ package io.acceltriage.web;
 
 import io.acceltriage.http.ErrorBody;
 import io.acceltriage.http.InvalidPayload;
-
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;

@@ -1,7 +1,6 @@
 package io.acceltriage.web;
 
 import io.acceltriage.agent.llm.ModelMode;
-
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

@@ -1,9 +1,8 @@
 package io.acceltriage.web;
 
-import io.acceltriage.http.InvalidPayload;
-
 import io.acceltriage.access.CurrentUser;
 import io.acceltriage.action.Approvals;
+import io.acceltriage.http.InvalidPayload;
 import io.acceltriage.incident.IncidentFilter;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;

@@ -1,10 +1,9 @@
 package io.acceltriage.cluster;
 
-import io.acceltriage.policy.ActionKind;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.acceltriage.policy.ActionKind;
 import io.acceltriage.sandbox.SimulatedCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;

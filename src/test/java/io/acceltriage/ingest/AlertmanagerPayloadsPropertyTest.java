@@ -1,11 +1,10 @@
 package io.acceltriage.ingest;
 
-import io.acceltriage.http.InvalidPayload;
-
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.acceltriage.http.InvalidPayload;
 import io.acceltriage.incident.Alert;
 import io.acceltriage.testing.BadInputs;
 import io.acceltriage.testing.Gen;

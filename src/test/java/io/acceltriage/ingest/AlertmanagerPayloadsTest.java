@@ -1,12 +1,11 @@
 package io.acceltriage.ingest;
 
-import io.acceltriage.http.InvalidPayload;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.acceltriage.http.InvalidPayload;
 import io.acceltriage.incident.Alert;
 import io.acceltriage.incident.AlertStatus;
 import java.nio.charset.StandardCharsets;

@@ -1,12 +1,11 @@
 package io.acceltriage.policy;
 
-import io.acceltriage.cluster.ClusterFacts;
-import io.acceltriage.cluster.PoolState;
-import io.acceltriage.cluster.WorkloadFacts;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.acceltriage.cluster.ClusterFacts;
+import io.acceltriage.cluster.PoolState;
+import io.acceltriage.cluster.WorkloadFacts;
 import io.acceltriage.diagnosis.Family;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

@@ -1,20 +1,19 @@
 package io.acceltriage.scenario;
 
-import io.acceltriage.sandbox.Fault;
-import io.acceltriage.sandbox.SimulatedCluster;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.acceltriage.triage.ResponderFactory;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.evidence.ExpositionParser;
 import io.acceltriage.evidence.MetricsSource;
 import io.acceltriage.evidence.NodeSamples;
 import io.acceltriage.incident.Subject;
 import io.acceltriage.policy.Policy;
+import io.acceltriage.sandbox.Fault;
+import io.acceltriage.sandbox.SimulatedCluster;
+import io.acceltriage.triage.ResponderFactory;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.SecretBuilder;

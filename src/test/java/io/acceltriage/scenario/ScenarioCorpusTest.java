@@ -2,8 +2,8 @@ package io.acceltriage.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.acceltriage.triage.ResponderFactory;
 import io.acceltriage.policy.Policy;
+import io.acceltriage.triage.ResponderFactory;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.file.Path;

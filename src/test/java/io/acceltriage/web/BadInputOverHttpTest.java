@@ -1,9 +1,7 @@
 package io.acceltriage.web;
 
-import io.acceltriage.ingest.AlertmanagerPayloads;
-import io.acceltriage.ingest.AlertmanagerPayloadsPropertyTest;
-import io.acceltriage.http.InvalidPayload;
-
+import static io.acceltriage.testing.Refused.headers;
+import static io.acceltriage.testing.Refused.refused;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +12,9 @@ import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
 import io.acceltriage.action.Executor;
 import io.acceltriage.audit.AuditVerifier;
+import io.acceltriage.http.InvalidPayload;
+import io.acceltriage.ingest.AlertmanagerPayloads;
+import io.acceltriage.ingest.AlertmanagerPayloadsPropertyTest;
 import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Decision;
 import io.acceltriage.policy.Proposal;
@@ -22,8 +23,6 @@ import io.acceltriage.store.Database;
 import io.acceltriage.testing.BadInputs;
 import io.acceltriage.testing.Gen;
 import io.acceltriage.testing.RawHttp;
-import static io.acceltriage.testing.Refused.headers;
-import static io.acceltriage.testing.Refused.refused;
 import io.acceltriage.testing.StoreCounts;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;

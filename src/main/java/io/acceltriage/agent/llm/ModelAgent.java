@@ -1,9 +1,5 @@
 package io.acceltriage.agent.llm;
 
-import io.acceltriage.agent.ModelCall;
-import io.acceltriage.agent.ModelRun;
-import io.acceltriage.agent.Redaction;
-
 import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -11,6 +7,9 @@ import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.ToolErrorHandlerResult;
 import io.acceltriage.agent.Assessment;
 import io.acceltriage.agent.Judgement;
+import io.acceltriage.agent.ModelCall;
+import io.acceltriage.agent.ModelRun;
+import io.acceltriage.agent.Redaction;
 import io.acceltriage.agent.SummaryWriter;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.evidence.Evidence;

@@ -1,11 +1,10 @@
 package io.acceltriage.agent.llm;
 
-import io.acceltriage.agent.Redaction;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.service.tool.ToolExecutor;
+import io.acceltriage.agent.Redaction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,12 +1,10 @@
 package io.acceltriage.chat.slack;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.acceltriage.http.ErrorBody;
 import io.acceltriage.chat.ChatUser;
 import io.acceltriage.chat.ChatWork;
 import io.acceltriage.chat.Conversation;
-import io.acceltriage.chat.slack.SlackConfig;
-import io.acceltriage.chat.slack.SlackPoster;
+import io.acceltriage.http.ErrorBody;
 import io.acceltriage.store.Json;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;

@@ -2,10 +2,9 @@ package io.acceltriage.chat.teams;
 
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
-import io.acceltriage.chat.ChatUser;
-import io.acceltriage.chat.ChatDecisions;
 import io.acceltriage.action.Executor;
-import io.acceltriage.chat.teams.ApprovalLinks;
+import io.acceltriage.chat.ChatDecisions;
+import io.acceltriage.chat.ChatUser;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;

@@ -2,8 +2,8 @@ package io.acceltriage.chat.teams;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.acceltriage.audit.AuditLog;
-import io.acceltriage.notify.DeliveryQueue;
 import io.acceltriage.notify.DeliveryQueue.Result;
+import io.acceltriage.notify.DeliveryQueue;
 import io.acceltriage.store.Json;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,13 +1,10 @@
 package io.acceltriage.chat.teams;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.acceltriage.http.ErrorBody;
 import io.acceltriage.chat.ChatUser;
 import io.acceltriage.chat.ChatWork;
 import io.acceltriage.chat.Conversation;
-import io.acceltriage.chat.teams.AdaptiveCards;
-import io.acceltriage.chat.teams.TeamsConfig;
-import io.acceltriage.chat.teams.TeamsPoster;
+import io.acceltriage.http.ErrorBody;
 import io.acceltriage.store.Json;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;

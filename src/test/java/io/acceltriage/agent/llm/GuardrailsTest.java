@@ -1,12 +1,11 @@
 package io.acceltriage.agent.llm;
 
-import io.acceltriage.agent.Redaction;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.acceltriage.agent.Redaction;
 import io.acceltriage.config.Secret;
 import io.acceltriage.diagnosis.Diagnosis;
 import io.acceltriage.diagnosis.Family;

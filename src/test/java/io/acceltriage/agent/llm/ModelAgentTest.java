@@ -1,7 +1,5 @@
 package io.acceltriage.agent.llm;
 
-import io.acceltriage.agent.ModelRun;
-
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,19 +9,20 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.acceltriage.config.Secret;
 import io.acceltriage.agent.Assessment;
 import io.acceltriage.agent.Judgement;
-import io.acceltriage.triage.ResponderFactory;
+import io.acceltriage.agent.ModelRun;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditQuery;
 import io.acceltriage.audit.AuditReader;
+import io.acceltriage.config.Secret;
 import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Decision;
 import io.acceltriage.policy.Policy;
 import io.acceltriage.scenario.Replay;
 import io.acceltriage.scenario.Scenario;
 import io.acceltriage.scenario.ScenarioLoader;
+import io.acceltriage.triage.ResponderFactory;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.file.Path;

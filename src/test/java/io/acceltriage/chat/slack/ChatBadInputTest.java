@@ -5,13 +5,13 @@ import static io.acceltriage.testing.Refused.refused;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.acceltriage.config.Secret;
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
 import io.acceltriage.action.Executor;
 import io.acceltriage.audit.AuditVerifier;
 import io.acceltriage.chat.ChatTestProfile;
 import io.acceltriage.chat.FakeChat;
+import io.acceltriage.config.Secret;
 import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Decision;
 import io.acceltriage.policy.Proposal;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.acceltriage.chat.teams.ApprovalLinks;
 import io.acceltriage.testing.BadInputs;
 import io.acceltriage.testing.Gen;
 import java.time.Duration;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.acceltriage.chat.teams.ApprovalLinks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
