@@ -107,7 +107,7 @@ class FleetResponderTest {
                         new PoolCensus(server.client(), agents.poolLabels(), agents.acceleratorResources())),
                 new SummaryWriter(Engine.builder().addDefaults().addValueResolver(new ReflectionValueResolver()).build()
                         .parse("{a.diagnosis.cause}")));
-        return new FleetResponder(responder, server.client(), agents);
+        return new FleetResponder(responder, new io.acceltriage.evidence.Rollouts(server.client(), agents));
     }
 
     /** One alert per node, a minute apart, the last at {@link #STORM}. */
