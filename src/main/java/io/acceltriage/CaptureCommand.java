@@ -1,12 +1,13 @@
 package io.acceltriage;
 
-import io.acceltriage.agent.ResponderFactory;
+import io.acceltriage.config.ClusterConfig;
 import io.acceltriage.evidence.ExpositionParser;
 import io.acceltriage.evidence.MetricsSource;
 import io.acceltriage.evidence.NodeSamples;
 import io.acceltriage.incident.Subject;
-import io.acceltriage.sandbox.Capture;
 import io.acceltriage.sandbox.Sandbox;
+import io.acceltriage.scenario.Capture;
+import io.acceltriage.triage.ResponderFactory;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;

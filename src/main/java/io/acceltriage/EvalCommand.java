@@ -1,12 +1,12 @@
 package io.acceltriage;
 
-import io.acceltriage.agent.ResponderFactory;
-import io.acceltriage.agent.llm.ModelScore;
 import io.acceltriage.policy.Policy;
-import io.acceltriage.sandbox.Replay;
-import io.acceltriage.sandbox.ReplayResult;
-import io.acceltriage.sandbox.Scenario;
-import io.acceltriage.sandbox.ScenarioLoader;
+import io.acceltriage.scenario.ModelScore;
+import io.acceltriage.scenario.Replay;
+import io.acceltriage.scenario.ReplayResult;
+import io.acceltriage.scenario.Scenario;
+import io.acceltriage.scenario.ScenarioLoader;
+import io.acceltriage.triage.ResponderFactory;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import java.io.PrintWriter;

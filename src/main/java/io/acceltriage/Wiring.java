@@ -8,35 +8,40 @@ import io.acceltriage.action.StoredHistory;
 import io.acceltriage.action.Timing;
 import io.acceltriage.audit.Actors;
 import io.acceltriage.audit.AuditKind;
-import io.acceltriage.notify.Escalations;
-import io.acceltriage.notify.Notice;
-import io.acceltriage.policy.Breaker;
-import io.acceltriage.policy.PolicySource;
-import io.acceltriage.policy.StoredBreaker;
-import jakarta.enterprise.inject.Disposes;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import io.acceltriage.agent.Responder;
-import io.acceltriage.agent.ResponderFactory;
 import io.acceltriage.audit.AuditLog;
+import io.acceltriage.cluster.KubeApi;
+import io.acceltriage.cluster.Membership;
+import io.acceltriage.cluster.Nodes;
+import io.acceltriage.config.ClusterConfig;
 import io.acceltriage.evidence.ExporterScrape;
 import io.acceltriage.evidence.MetricsSource;
 import io.acceltriage.evidence.PrometheusConfig;
 import io.acceltriage.evidence.PrometheusSource;
+import io.acceltriage.evidence.Rollouts;
+import io.acceltriage.notify.Escalations;
+import io.acceltriage.notify.Notice;
+import io.acceltriage.policy.Breaker;
 import io.acceltriage.policy.Policy;
+import io.acceltriage.policy.PolicySource;
+import io.acceltriage.policy.StoredBreaker;
 import io.acceltriage.sandbox.Sandbox;
 import io.acceltriage.store.Database;
+import io.acceltriage.triage.Responder;
+import io.acceltriage.triage.ResponderFactory;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -59,6 +64,27 @@ class Wiring {
                 config.mode().name().toLowerCase().replace('_', '-'), client.getConfiguration().getRequestTimeout(),
                 client.getConfiguration().getRequestRetryBackoffLimit());
         return client;
+    }
+
+    /** Node-agent rollouts, read by the fleet responder. */
+    @Produces
+    @Singleton
+    Rollouts rollouts(KubernetesClient client, ResponderFactory factory) {
+        return new Rollouts(client, factory.nodeAgents());
+    }
+
+    /** The nodes as pages and chat show them. */
+    @Produces
+    @Singleton
+    Nodes nodes(KubernetesClient client) {
+        return new Nodes(client);
+    }
+
+    /** Correlation's read-only view of pods, owners and gangs. */
+    @Produces
+    @Singleton
+    Membership membership(KubernetesClient client) {
+        return new Membership(client);
     }
 
     /**
@@ -139,7 +165,7 @@ class Wiring {
     @Singleton
     Responder responder(ResponderFactory factory, KubernetesClient client, MetricsSource metrics, PolicySource policy,
             Database database, Breaker breaker) {
-        return factory.build(client, metrics, policy::current, new StoredHistory(database), breaker);
+        return factory.build(new KubeApi(client), metrics, policy::current, new StoredHistory(database), breaker);
     }
 
     /**

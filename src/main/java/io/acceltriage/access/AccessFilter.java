@@ -1,6 +1,6 @@
 package io.acceltriage.access;
 
-import io.acceltriage.ingest.ErrorBody;
+import io.acceltriage.http.ErrorBody;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;

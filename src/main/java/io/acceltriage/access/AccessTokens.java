@@ -1,7 +1,7 @@
 package io.acceltriage.access;
 
-import io.acceltriage.ClusterConfig;
-import io.acceltriage.Secret;
+import io.acceltriage.config.ClusterConfig;
+import io.acceltriage.config.Secret;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;

@@ -148,6 +148,19 @@ final class ActionStore {
         });
     }
 
+    /** Node → incident of the latest successful cordon of it by this service. */
+    java.util.Map<String, String> cordonedNodes() {
+        return database.read(c -> {
+            java.util.Map<String, String> out = new java.util.HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "select target, incident_id from actions where kind = 'cordon-node' and status = 'SUCCEEDED' order by updated_at");
+                    ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.put(rs.getString(1), rs.getString(2));
+            }
+            return out;
+        });
+    }
+
     private static List<ActionRecord> map(PreparedStatement ps) throws SQLException {
         List<ActionRecord> out = new ArrayList<>();
         try (ResultSet rs = ps.executeQuery()) {

@@ -273,6 +273,11 @@ public final class Executor {
         return store.withStatus(status);
     }
 
+    /** Node → incident of the latest successful cordon of it by this service (the fleet page's "cordoned by"). */
+    public java.util.Map<String, String> cordonedNodes() {
+        return store.cordonedNodes();
+    }
+
     public List<ActionRecord> recent(int limit) {
         return store.recent(limit);
     }

@@ -1,7 +1,7 @@
 package io.acceltriage.action;
 
+import io.acceltriage.cluster.Owners;
 import io.acceltriage.policy.ActionKind;
-import io.acceltriage.policy.Owners;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;

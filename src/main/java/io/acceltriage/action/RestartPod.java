@@ -59,7 +59,7 @@ final class RestartPod implements Mitigation {
             return Outcome.done("pod " + target.name() + " was already restarted (uid " + pod.getMetadata().getUid()
                     + ", planned for " + target.subjectUid() + "): nothing deleted again");
         }
-        OwnerReference controller = io.acceltriage.policy.Owners.controllerOf(pod);
+        OwnerReference controller = io.acceltriage.cluster.Owners.controllerOf(pod);
         if (controller == null) {
             return Outcome.failed("pod " + target.name() + " has no controller: deleting it would lose it; escalate instead", false);
         }

@@ -1,6 +1,5 @@
 package io.acceltriage.agent;
 
-import io.acceltriage.agent.llm.ModelRun;
 import io.acceltriage.diagnosis.Diagnosis;
 import io.acceltriage.evidence.EvidenceBundle;
 import io.acceltriage.incident.Subject;

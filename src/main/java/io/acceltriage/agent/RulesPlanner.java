@@ -5,8 +5,8 @@ import io.acceltriage.diagnosis.Family;
 import io.acceltriage.diagnosis.Finding;
 import io.acceltriage.evidence.Evidence;
 import io.acceltriage.evidence.EvidenceBundle;
-import io.acceltriage.evidence.Gap;
 import io.acceltriage.evidence.Facts;
+import io.acceltriage.evidence.Gap;
 import io.acceltriage.evidence.PodPlacement;
 import io.acceltriage.evidence.Workload;
 import io.acceltriage.policy.ActionKind;
@@ -28,7 +28,7 @@ import java.util.Set;
  */
 public final class RulesPlanner {
 
-    static final String BY = "rules";
+    public static final String BY = "rules";
 
     /** Log signatures that mean the node cannot run accelerator work until a person fixes it. */
     private static final Set<String> NODE_CANNOT_SERVE = Set.of("nvml-mismatch", "cuda-driver-insufficient");

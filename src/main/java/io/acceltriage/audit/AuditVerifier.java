@@ -43,9 +43,21 @@ public class AuditVerifier {
                 }
             }
             final Long pruned = prunedThrough;
+            // The head first, then the records up to it: an append commits its record and the head
+            // together, so every record up to the head read here is visible, and records appended while
+            // the walk runs lie beyond it instead of looking like records removed before the head.
+            long headSeq;
+            String headHash;
+            try (PreparedStatement ps = c.prepareStatement("select seq, hash from audit_head where id = 1");
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                headSeq = rs.getLong(1);
+                headHash = rs.getString(2);
+            }
             long count = 0;
             try (PreparedStatement ps = c.prepareStatement(
-                    "select seq, at, incident_id, kind, actor, payload, prev_hash, hash from audit_log order by seq")) {
+                    "select seq, at, incident_id, kind, actor, payload, prev_hash, hash from audit_log where seq <= ? order by seq")) {
+                ps.setLong(1, headSeq);
                 ps.setFetchSize(500);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -72,18 +84,29 @@ public class AuditVerifier {
                     }
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("select seq, hash from audit_head where id = 1");
+            if (headSeq != expectedSeq - 1) {
+                long at = Math.min(headSeq, expectedSeq - 1) + 1;
+                return ChainVerdict.broken(count, at, "records after " + (expectedSeq - 1) + " removed: the log ends before its head ("
+                        + headSeq + ")", pruned);
+            }
+            if (count > 0 && !prevHash.equals(headHash)) {
+                return ChainVerdict.broken(count, headSeq, "record " + headSeq + " does not match the chain head", pruned);
+            }
+            // A record beyond the head as it is now was not appended through the chain. The highest
+            // record is read before the head: a concurrent append moves the head past its own record.
+            long highest;
+            try (PreparedStatement ps = c.prepareStatement("select coalesce(max(seq), 0) from audit_log");
                     ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                long headSeq = rs.getLong(1);
-                if (headSeq != expectedSeq - 1) {
-                    long at = Math.min(headSeq, expectedSeq - 1) + 1;
-                    return ChainVerdict.broken(count, at, headSeq > expectedSeq - 1
-                            ? "records after " + (expectedSeq - 1) + " removed: the log ends before its head (" + headSeq + ")"
-                            : "record " + at + " inserted after the head (" + headSeq + ")", pruned);
-                }
-                if (count > 0 && !prevHash.equals(rs.getString(2))) {
-                    return ChainVerdict.broken(count, headSeq, "record " + headSeq + " does not match the chain head", pruned);
+                highest = rs.getLong(1);
+            }
+            try (PreparedStatement ps = c.prepareStatement("select seq from audit_head where id = 1");
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long headNow = rs.getLong(1);
+                if (highest > headNow) {
+                    return ChainVerdict.broken(count, headNow + 1, "record " + (headNow + 1) + " inserted after the head (" + headNow + ")",
+                            pruned);
                 }
             }
             return ChainVerdict.intact(count, pruned);

@@ -1,5 +1,7 @@
 package io.acceltriage.evidence;
 
+import static io.acceltriage.cluster.Owners.controllerOf;
+
 import io.acceltriage.incident.Subject;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
@@ -29,11 +31,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.Set;
 
 /**
  * Reads what Kubernetes knows about a subject: its node (accelerator capacity vs allocatable,
@@ -476,6 +478,9 @@ final class ClusterCollector {
 
     /** Walks owner references to the top-level workload, remembering what it fetched. */
     private final class Owners {
+        /** DaemonSets own only node agents: their pods' top needs no read of the DaemonSet itself. */
+        private final io.acceltriage.cluster.Owners walker = new io.acceltriage.cluster.Owners(client,
+                (kind, ns, name, read) -> "DaemonSet".equals(kind) ? null : read.get());
         private final Map<String, Optional<Owner>> cache = new ConcurrentHashMap<>();
         private final Map<String, Owner> byRef = new ConcurrentHashMap<>();
 
@@ -504,27 +509,18 @@ final class ClusterCollector {
             String key = ns + "/" + ref.getKind() + "/" + ref.getName();
             Optional<Owner> known = cache.get(key);
             if (known != null) return known.orElse(null);
-            Owner owner = resolve(ns, ref, 0);
+            Owner owner = resolve(ns, ref);
             cache.put(key, Optional.ofNullable(owner));
             if (owner != null) byRef.put(owner.ref(), owner);
             return owner;
         }
 
-        private Owner resolve(String ns, OwnerReference ref, int depth) {
-            String kind = ref.getKind();
-            String name = ref.getName();
-            HasMetadata object = null;
-            try {
-                object = fetch(ns, kind, name);
-            } catch (KubernetesClientException e) {
-                // An owner we cannot read is still named by the reference: good enough to act on.
-            }
-            OwnerReference parent = object == null ? null : controllerOf(object);
-            if (parent != null && depth < 4) {
-                return resolve(ns, parent, depth + 1);
-            }
-            boolean gang = OwnerKinds.GANG_KINDS.contains(kind) || indexedParallelJob(object);
-            boolean serving = !gang && ("Deployment".equals(kind) || "StatefulSet".equals(kind) || "ReplicaSet".equals(kind));
+        private Owner resolve(String ns, OwnerReference ref) {
+            io.acceltriage.cluster.Owners.Top top = walker.topOfRef(ns, ref);
+            if (top == null) return null;
+            HasMetadata object = top.object();
+            boolean serving = !top.gang() && ("Deployment".equals(top.kind()) || "StatefulSet".equals(top.kind())
+                    || "ReplicaSet".equals(top.kind()));
             Integer replicas = null;
             Integer available = null;
             if (object instanceof Deployment d) {
@@ -534,21 +530,7 @@ final class ClusterCollector {
                 replicas = s.getSpec().getReplicas();
                 available = s.getStatus() == null ? null : s.getStatus().getAvailableReplicas();
             }
-            return new Owner(kind, ns, name, gang, serving, replicas, available);
-        }
-
-        private HasMetadata fetch(String ns, String kind, String name) {
-            switch (kind) {
-                case "ReplicaSet": return client.apps().replicaSets().inNamespace(ns).withName(name).get();
-                case "Deployment": return client.apps().deployments().inNamespace(ns).withName(name).get();
-                case "StatefulSet": return client.apps().statefulSets().inNamespace(ns).withName(name).get();
-                case "Job": return client.batch().v1().jobs().inNamespace(ns).withName(name).get();
-                case "Pod": return client.pods().inNamespace(ns).withName(name).get();
-                case "DaemonSet": return null;
-                default:
-                    ResourceDefinitionContext ctx = OwnerKinds.CUSTOM.get(kind);
-                    return ctx == null ? null : client.genericKubernetesResources(ctx).inNamespace(ns).withName(name).get();
-            }
+            return new Owner(top.kind(), ns, top.name(), top.gang(), serving, replicas, available);
         }
     }
 
@@ -594,17 +576,6 @@ final class ClusterCollector {
         }
         return "Kubernetes API gave " + (timeout ? "no answer within the request timeout" : "no answer") + " (" + e.getMessage()
                 + "); check the API server and the network to it";
-    }
-
-    private static boolean indexedParallelJob(HasMetadata object) {
-        return object instanceof Job j && j.getSpec() != null && "Indexed".equals(j.getSpec().getCompletionMode())
-                && j.getSpec().getParallelism() != null && j.getSpec().getParallelism() > 1;
-    }
-
-    static OwnerReference controllerOf(HasMetadata o) {
-        List<OwnerReference> refs = o.getMetadata().getOwnerReferences();
-        if (refs == null || refs.isEmpty()) return null;
-        return refs.stream().filter(r -> Boolean.TRUE.equals(r.getController())).findFirst().orElse(refs.get(0));
     }
 
     private int acceleratorsRequested(Pod p) {

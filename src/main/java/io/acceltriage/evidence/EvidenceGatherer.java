@@ -6,10 +6,10 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -29,6 +29,12 @@ public final class EvidenceGatherer {
         this.metrics = new MetricsCollector(metricsSource, toolsets);
         this.logs = new LogCollector(client, signatures);
         this.executor = executor;
+    }
+
+    /** A gatherer reading the cluster behind {@code api}. */
+    public static EvidenceGatherer over(io.acceltriage.cluster.KubeApi api, MetricsSource metricsSource, Toolsets toolsets,
+            SignatureCatalogue signatures, NodeAgents nodeAgents, ExecutorService executor) {
+        return new EvidenceGatherer(api.client(), metricsSource, toolsets, signatures, nodeAgents, executor);
     }
 
     /** Gathers evidence about a subject; {@code at} is the time the alerts speak of, to tell old news from new. */

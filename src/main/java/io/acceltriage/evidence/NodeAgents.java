@@ -1,6 +1,6 @@
 package io.acceltriage.evidence;
 
-import io.acceltriage.DataFiles;
+import io.acceltriage.config.DataFiles;
 import java.util.List;
 import java.util.Map;
 

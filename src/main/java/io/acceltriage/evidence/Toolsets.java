@@ -1,6 +1,6 @@
 package io.acceltriage.evidence;
 
-import io.acceltriage.DataFiles;
+import io.acceltriage.config.DataFiles;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

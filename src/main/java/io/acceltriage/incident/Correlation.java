@@ -1,6 +1,6 @@
 package io.acceltriage.incident;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
+import io.acceltriage.cluster.Membership;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -22,10 +22,10 @@ public class Correlation {
     private final Correlator correlator;
     private final IncidentStore incidents;
 
-    Correlation(KubernetesClient client, IncidentStore incidents,
+    Correlation(Membership cluster, IncidentStore incidents,
             @ConfigProperty(name = "acceltriage.correlation.storm-threshold", defaultValue = "10") int stormThreshold,
             @ConfigProperty(name = "acceltriage.correlation.storm-window", defaultValue = "60s") Duration stormWindow) {
-        this.correlator = new Correlator(new SubjectResolver(client), new StormWindow(stormThreshold, stormWindow));
+        this.correlator = new Correlator(new SubjectResolver(cluster), new StormWindow(stormThreshold, stormWindow));
         this.incidents = incidents;
     }
 

@@ -1,5 +1,7 @@
 package io.acceltriage.ingest;
 
+import io.acceltriage.http.ErrorBody;
+import io.acceltriage.http.InvalidPayload;
 import io.acceltriage.incident.Alert;
 import io.acceltriage.incident.AlertInbox;
 import io.acceltriage.metrics.ServiceMetrics;

@@ -1,6 +1,6 @@
 package io.acceltriage.ingest;
 
-import io.acceltriage.Secret;
+import io.acceltriage.config.Secret;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.acceltriage.metrics;
 
-import io.acceltriage.agent.llm.ModelCall;
+import io.acceltriage.agent.ModelCall;
 import io.acceltriage.agent.llm.ModelCallListener;
 import jakarta.enterprise.context.ApplicationScoped;
 

@@ -1,18 +1,15 @@
 package io.acceltriage.notify;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
 import io.acceltriage.action.Executor;
+import io.acceltriage.agent.StoredAssessment;
 import io.acceltriage.incident.Incident;
 import io.acceltriage.incident.IncidentStore;
-import io.acceltriage.store.Json;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * Builds the message of a notice from what the store holds about the incident at the moment it is
@@ -60,21 +57,13 @@ public class IncidentMessages {
 
     /** The evidence items the diagnosis cites, "[id] summary", at most {@link #MAX_EVIDENCE}. */
     static List<String> citedEvidence(String assessmentJson) {
-        List<String> out = new ArrayList<>();
-        JsonNode a;
+        StoredAssessment a;
         try {
-            a = Json.read(assessmentJson, JsonNode.class);
+            a = StoredAssessment.read(assessmentJson);
         } catch (IllegalArgumentException e) {
-            return out;
+            return List.of();
         }
-        Set<String> cited = new HashSet<>();
-        a.path("diagnosis").path("evidenceIds").forEach(id -> cited.add(id.asText()));
-        for (JsonNode item : a.path("evidence").path("items")) {
-            if (cited.contains(item.path("id").asText()) && out.size() < MAX_EVIDENCE) {
-                out.add("[" + item.path("id").asText() + "] " + item.path("summary").asText());
-            }
-        }
-        return out;
+        return a.citedEvidence().stream().limit(MAX_EVIDENCE).map(i -> "[" + i.id() + "] " + i.summary()).toList();
     }
 
     private static List<String> dedup(List<String> items) {

@@ -2,22 +2,28 @@ package io.acceltriage.policy;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.acceltriage.cluster.TargetKind;
 
 /** The mitigations of the design, by the names scenarios, policies and the API use. */
 public enum ActionKind {
-    RESTART_POD("restart-pod", false),
-    RESTART_GROUP("restart-group", false),
-    CORDON_NODE("cordon-node", true),
-    DRAIN_NODE("drain-node", true),
-    SHIFT_REPLICAS("shift-replicas", false),
-    RESTART_NODE_AGENT("restart-node-agent", true);
+    RESTART_POD("restart-pod", TargetKind.POD),
+    RESTART_GROUP("restart-group", TargetKind.WORKLOAD),
+    CORDON_NODE("cordon-node", TargetKind.NODE),
+    DRAIN_NODE("drain-node", TargetKind.NODE),
+    SHIFT_REPLICAS("shift-replicas", TargetKind.WORKLOAD),
+    RESTART_NODE_AGENT("restart-node-agent", TargetKind.NODE);
 
     private final String wireName;
-    private final boolean targetsNode;
+    private final TargetKind target;
 
-    ActionKind(String wireName, boolean targetsNode) {
+    ActionKind(String wireName, TargetKind target) {
         this.wireName = wireName;
-        this.targetsNode = targetsNode;
+        this.target = target;
+    }
+
+    /** What the target names: a node, a pod or a workload. */
+    public TargetKind target() {
+        return target;
     }
 
     @JsonValue
@@ -27,7 +33,7 @@ public enum ActionKind {
 
     /** True when the target is a node name; otherwise it is namespace/name. */
     public boolean targetsNode() {
-        return targetsNode;
+        return target == TargetKind.NODE;
     }
 
     @JsonCreator

@@ -1,6 +1,6 @@
 package io.acceltriage.policy;
 
-import io.acceltriage.DataFiles;
+import io.acceltriage.config.DataFiles;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

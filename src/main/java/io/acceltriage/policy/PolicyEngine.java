@@ -1,7 +1,10 @@
 package io.acceltriage.policy;
 
+import io.acceltriage.cluster.ClusterFacts;
+import io.acceltriage.cluster.ClusterUnreadable;
+import io.acceltriage.cluster.PoolState;
+import io.acceltriage.cluster.WorkloadFacts;
 import io.acceltriage.diagnosis.Family;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.DayOfWeek;
 import java.time.Duration;
@@ -76,7 +79,7 @@ public final class PolicyEngine {
         }
         try {
             return judge(pol, rule, p, ctx, now, min, name);
-        } catch (KubernetesClientException unreadable) {
+        } catch (ClusterUnreadable unreadable) {
             // Scopes, opt-outs and blast-radius caps read the live cluster: when it cannot be read the
             // engine does not know what an action would do, so nothing runs and a person decides.
             return Verdict.deny("cluster", "the policy could not read the cluster to check its limits (" + unreadable.getMessage()
@@ -157,7 +160,7 @@ public final class PolicyEngine {
         boolean selects = (s.matchLabels() != null && !s.matchLabels().isEmpty())
                 || (s.excludeLabels() != null && !s.excludeLabels().isEmpty());
         if (selects) {
-            Map<String, String> labels = cluster.labelsOf(p.kind(), p.target());
+            Map<String, String> labels = cluster.labelsOf(p.kind().target(), p.target());
             if (s.excludeLabels() != null) {
                 for (Map.Entry<String, String> e : s.excludeLabels().entrySet()) {
                     if (e.getValue().equals(labels.get(e.getKey()))) {
@@ -180,7 +183,7 @@ public final class PolicyEngine {
 
     private Optional<Verdict> optedOut(Policy pol, Proposal p) {
         String label = pol.optOutLabelOrDefault();
-        if (cluster.optedOut(p.kind(), p.target(), label)) {
+        if (cluster.optedOut(p.kind().target(), p.target(), label)) {
             return Optional.of(Verdict.deny("optOutLabel", p.target() + " carries the opt-out label " + label));
         }
         return Optional.empty();
@@ -233,7 +236,7 @@ public final class PolicyEngine {
     /** A controller names its pods after the workload, so its restarts are the targets under "ns/name-". */
     private String workloadPrefix(Proposal p) {
         if (p.kind().targetsNode()) return null;
-        return cluster.workloadOf(p.kind(), p.target()).map(w -> w.ref() + "-")
+        return cluster.workloadOf(p.kind().target(), p.target()).map(w -> w.ref() + "-")
                 .orElse(p.kind() == ActionKind.RESTART_POD ? null : p.target() + "-");
     }
 
@@ -274,7 +277,7 @@ public final class PolicyEngine {
                 return Optional.empty();
             }
             case RESTART_POD -> {
-                Optional<WorkloadFacts> w = cluster.workloadOf(p.kind(), p.target());
+                Optional<WorkloadFacts> w = cluster.workloadOf(p.kind().target(), p.target());
                 if (w.isPresent() && w.get().gang() && pol.wholeGangsOnly()) {
                     return Optional.of(Verdict.deny("limits.wholeGangsOnly", p.target() + " is one member of gang " + w.get().ref()
                             + "; never half a gang: restart the group instead"));
@@ -285,7 +288,7 @@ public final class PolicyEngine {
                 return Optional.empty();
             }
             case SHIFT_REPLICAS -> {
-                Optional<WorkloadFacts> w = cluster.workloadOf(p.kind(), p.target());
+                Optional<WorkloadFacts> w = cluster.workloadOf(p.kind().target(), p.target());
                 if (w.isPresent() && pol.keepServingFloor() && w.get().ready() - 1 < w.get().needed()) {
                     if (!w.get().spareCapacity()) {
                         return Optional.of(Verdict.deny("limits.keepServingFloor", floor(w.get()) + ", and no healthy node has room"

@@ -1,6 +1,6 @@
 package io.acceltriage.policy;
 
-import io.acceltriage.DataFiles;
+import io.acceltriage.config.DataFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;

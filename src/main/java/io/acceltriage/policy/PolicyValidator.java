@@ -1,6 +1,6 @@
 package io.acceltriage.policy;
 
-import io.acceltriage.DataFiles;
+import io.acceltriage.config.DataFiles;
 import java.time.DayOfWeek;
 import java.time.ZoneId;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.acceltriage.ClusterConfig;
+import io.acceltriage.config.ClusterConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

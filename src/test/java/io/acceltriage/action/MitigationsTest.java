@@ -228,7 +228,7 @@ class MitigationsTest {
 
     @Test
     void aJobSetOutOfRestartsIsLeftToAPerson() {
-        var ctx = io.acceltriage.policy.Owners.CUSTOM.get("JobSet");
+        var ctx = io.acceltriage.cluster.Owners.CUSTOM.get("JobSet");
         GenericKubernetesResource js = client.genericKubernetesResources(ctx).inNamespace("ml").withName("llm-pretrain").get();
         @SuppressWarnings("unchecked")
         Map<String, Object> status = (Map<String, Object>) js.getAdditionalProperties().get("status");

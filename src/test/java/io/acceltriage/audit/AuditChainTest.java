@@ -108,4 +108,27 @@ class AuditChainTest {
         assertFalse(v.intact());
         assertEquals(4L, v.brokenAt());
     }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void verifyingWhileRecordsAreAppendedSaysIntactEveryTime(Database db) throws Exception {
+        AuditLog log = filled(db);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread writer = new Thread(() -> {
+            for (int i = 0; i < 2000 && !stop.get(); i++) {
+                log.append("inc-load", AuditKind.DIAGNOSIS, Actors.AGENT, Map.of("step", i));
+            }
+        });
+        writer.start();
+        try {
+            for (int i = 0; i < 40 && writer.isAlive(); i++) {
+                ChainVerdict v = new AuditVerifier(db).verify();
+                assertTrue(v.intact(), "verify " + i + " under appends: " + v);
+            }
+        } finally {
+            stop.set(true);
+            writer.join();
+        }
+        assertTrue(new AuditVerifier(db).verify().intact());
+    }
 }

@@ -6,19 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import io.acceltriage.agent.Plan;
 import io.acceltriage.agent.RulesPlanner;
-import io.acceltriage.diagnosis.ClusterSignals;
+import io.acceltriage.cluster.ClusterFacts;
+import io.acceltriage.cluster.PoolState;
 import io.acceltriage.diagnosis.Classifier;
+import io.acceltriage.diagnosis.ClusterSignals;
 import io.acceltriage.diagnosis.Diagnosis;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.diagnosis.XidCatalogue;
 import io.acceltriage.incident.Subject;
 import io.acceltriage.policy.ActionKind;
-import io.acceltriage.policy.ClusterFacts;
 import io.acceltriage.policy.Decision;
 import io.acceltriage.policy.Policy;
 import io.acceltriage.policy.PolicyContext;
 import io.acceltriage.policy.PolicyEngine;
-import io.acceltriage.policy.PoolState;
 import io.acceltriage.policy.Proposal;
 import io.acceltriage.testing.ServerProcess;
 import io.fabric8.kubernetes.api.model.EventListBuilder;
@@ -117,7 +117,7 @@ class EvidenceSourceFaultsTest {
     Decision cordonVerdict(Diagnosis d) {
         ClusterFacts roomy = new ClusterFacts() {
             public PoolState poolOf(String node) { return new PoolState("h100-train", 12, 0, 11, false); }
-            public boolean optedOut(ActionKind kind, String target, String label) { return false; }
+            public boolean optedOut(io.acceltriage.cluster.TargetKind kind, String target, String label) { return false; }
         };
         return new PolicyEngine(policy, roomy).decide(new Proposal(ActionKind.CORDON_NODE, NODE, "test", d.evidenceIds(), "rules"),
                 new PolicyContext(d.family(), d.confidence(), d.degradation())).decision();

@@ -110,7 +110,7 @@ class CorrelatorTest {
 
     @Test
     void aFewNodesFiringTheSameAlertAreNoStorm() {
-        Correlator correlator = new Correlator(new SubjectResolver(server.client()), new StormWindow(10, Duration.ofSeconds(60)));
+        Correlator correlator = new Correlator(new SubjectResolver(new io.acceltriage.cluster.Membership(server.client())), new StormWindow(10, Duration.ofSeconds(60)));
         MemoryIndex index = new MemoryIndex();
         List<Alert> alerts = new ArrayList<>();
         for (int i = 0; i < 10; i++) alerts.add(alert("n" + i, Map.of("alertname", "GpuNodeCapacityLost", "node", "h100-" + i)));
@@ -120,7 +120,7 @@ class CorrelatorTest {
     }
 
     private static Correlator correlator() {
-        return new Correlator(new SubjectResolver(server.client()), StormWindow.defaults());
+        return new Correlator(new SubjectResolver(new io.acceltriage.cluster.Membership(server.client())), StormWindow.defaults());
     }
 
     private static Alert alert(String fingerprint, Map<String, String> labels) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.acceltriage.http.InvalidPayload;
 import io.acceltriage.incident.Alert;
 import io.acceltriage.testing.BadInputs;
 import io.acceltriage.testing.Gen;
@@ -16,9 +17,9 @@ import org.junit.jupiter.api.Test;
  * {@link InvalidPayload} and a reason: never another exception, which the webhook would answer with a
  * 500, and never an alert whose insert fails, which it would answer with a 503 that Alertmanager retries for ever.
  */
-class AlertmanagerPayloadsPropertyTest {
+public class AlertmanagerPayloadsPropertyTest {
 
-    static final String VALID = """
+    public static final String VALID = """
             {"version":"4","groupKey":"{}:{alertname=\\"GpuXidError\\"}","truncatedAlerts":0,"status":"firing",
              "receiver":"acceltriage","groupLabels":{"alertname":"GpuXidError"},"commonLabels":{"severity":"critical"},
              "commonAnnotations":{},"externalURL":"http://alertmanager:9093",

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.acceltriage.http.InvalidPayload;
 import io.acceltriage.incident.Alert;
 import io.acceltriage.incident.AlertStatus;
 import java.nio.charset.StandardCharsets;

@@ -3,6 +3,9 @@ package io.acceltriage.policy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.acceltriage.cluster.ClusterFacts;
+import io.acceltriage.cluster.PoolState;
+import io.acceltriage.cluster.WorkloadFacts;
 import io.acceltriage.diagnosis.Family;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -34,11 +37,11 @@ class PolicyEngineTest {
             return pool;
         }
 
-        public boolean optedOut(ActionKind kind, String target, String label) {
+        public boolean optedOut(io.acceltriage.cluster.TargetKind kind, String target, String label) {
             return optedOut;
         }
 
-        public Optional<WorkloadFacts> workloadOf(ActionKind kind, String target) {
+        public Optional<WorkloadFacts> workloadOf(io.acceltriage.cluster.TargetKind kind, String target) {
             return Optional.ofNullable(workloads.get(target));
         }
 
@@ -46,7 +49,7 @@ class PolicyEngineTest {
             return onNode;
         }
 
-        public Map<String, String> labelsOf(ActionKind kind, String target) {
+        public Map<String, String> labelsOf(io.acceltriage.cluster.TargetKind kind, String target) {
             return labels;
         }
     }
@@ -104,7 +107,7 @@ class PolicyEngineTest {
         ClusterFacts down = new Cluster() {
             @Override
             public PoolState poolOf(String node) {
-                throw new io.fabric8.kubernetes.client.KubernetesClientException("connect timed out", -1, null);
+                throw new io.acceltriage.cluster.ClusterUnreadable("connect timed out", null);
             }
         };
         Policy p = Policy.parse("test.yaml", ("apiVersion: acceltriage.io/v1\nkind: Policy\n" + ALLOW_ALL).getBytes(StandardCharsets.UTF_8));

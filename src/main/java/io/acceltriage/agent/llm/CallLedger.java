@@ -5,6 +5,7 @@ import dev.langchain4j.model.chat.listener.ChatModelListener;
 import dev.langchain4j.model.chat.listener.ChatModelRequestContext;
 import dev.langchain4j.model.chat.listener.ChatModelResponseContext;
 import dev.langchain4j.model.output.TokenUsage;
+import io.acceltriage.agent.ModelCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,6 +1,6 @@
 package io.acceltriage.agent.llm;
 
-import io.acceltriage.Secret;
+import io.acceltriage.config.Secret;
 import java.time.Duration;
 
 /**

@@ -7,6 +7,9 @@ import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.ToolErrorHandlerResult;
 import io.acceltriage.agent.Assessment;
 import io.acceltriage.agent.Judgement;
+import io.acceltriage.agent.ModelCall;
+import io.acceltriage.agent.ModelRun;
+import io.acceltriage.agent.Redaction;
 import io.acceltriage.agent.SummaryWriter;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.evidence.Evidence;
@@ -40,7 +43,7 @@ public final class ModelAgent {
     private final Toolsets toolsets;
     private final HistoryTools history;
     private final Function<String, String> prometheus;
-    private final Redactor redactor = new Redactor();
+    private final OutboundText redactor = new OutboundText();
     private final String investigatePrompt = Prompts.load("investigate");
     private final String summarisePrompt = Prompts.load("summarise");
     private final String chatPrompt = Prompts.load("chat");
@@ -92,7 +95,7 @@ public final class ModelAgent {
             if (history != null) tools.addAll(history.tools());
             tools.add(propose.tool());
 
-            Redactor.Redacted brief = redactor.redact(BundleText.forInvestigation(rules, candidates), "evidence bundle");
+            OutboundText.Redacted brief = redactor.redact(BundleText.forInvestigation(rules, candidates), "evidence bundle");
             redactions.addAll(brief.redactions());
             Investigator investigator = AiServices.builder(Investigator.class).chatModel(model)
                     .systemMessageProvider(id -> investigatePrompt)
@@ -149,7 +152,7 @@ public final class ModelAgent {
             String summary = templates.write(draft);
             boolean accepted = false;
             try {
-                Redactor.Redacted input = redactor.redact(BundleText.forSummary(draft, family, inv.cause()), "summary input");
+                OutboundText.Redacted input = redactor.redact(BundleText.forSummary(draft, family, inv.cause()), "summary input");
                 redactions.addAll(input.redactions());
                 Summariser summariser = AiServices.builder(Summariser.class).chatModel(model)
                         .systemMessageProvider(id -> summarisePrompt).build();
@@ -187,7 +190,7 @@ public final class ModelAgent {
         CallLedger.Run run = new CallLedger.Run(guard, "chat");
         List<Redaction> redactions = new ArrayList<>();
         try (run) {
-            Redactor.Redacted q = redactor.redact(question, "chat question");
+            OutboundText.Redacted q = redactor.redact(question, "chat question");
             redactions.addAll(q.redactions());
             ChatService service = AiServices.builder(ChatService.class).chatModel(model)
                     .systemMessageProvider(id -> chatPrompt)

@@ -1,5 +1,8 @@
 package io.acceltriage.agent.llm;
 
+import io.acceltriage.agent.ModelCall;
+import io.acceltriage.agent.ModelRun;
+import io.acceltriage.agent.Redaction;
 import io.acceltriage.audit.Actors;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;

@@ -1,6 +1,6 @@
 package io.acceltriage.agent.llm;
 
-import io.acceltriage.Secret;
+import io.acceltriage.config.Secret;
 import io.acceltriage.evidence.Toolsets;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;

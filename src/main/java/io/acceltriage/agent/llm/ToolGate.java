@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.service.tool.ToolExecutor;
+import io.acceltriage.agent.Redaction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,11 +21,11 @@ final class ToolGate {
     private static final int MAX_OUTPUT = 8_000;
 
     private final RunGuard guard;
-    private final Redactor redactor;
+    private final OutboundText redactor;
     final List<Redaction> redactions = new ArrayList<>();
     final List<String> calls = new ArrayList<>();
 
-    ToolGate(RunGuard guard, Redactor redactor) {
+    ToolGate(RunGuard guard, OutboundText redactor) {
         this.guard = guard;
         this.redactor = redactor;
     }
@@ -52,7 +53,7 @@ final class ToolGate {
         if (result.length() > MAX_OUTPUT) {
             result = result.substring(0, MAX_OUTPUT) + "\n… (cut at " + MAX_OUTPUT + " characters)";
         }
-        Redactor.Redacted r = redactor.redact(result, "tool " + name);
+        OutboundText.Redacted r = redactor.redact(result, "tool " + name);
         redactions.addAll(r.redactions());
         return UntrustedData.wrap("tool:" + name, r.text());
     }

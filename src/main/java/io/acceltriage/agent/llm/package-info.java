@@ -8,7 +8,7 @@
  * bundle is in the first message; read-only tools and propose_mitigation available), one summary.
  * A typical incident takes two or three round trips.
  *
- * <p>Guardrails, one class each: {@code Redactor} (secrets out of everything sent, each redaction
+ * <p>Guardrails, one class each: {@code OutboundText} (secrets out of everything sent, through the one {@code evidence.Redactor}, each redaction
  * audited), {@code UntrustedData} (labelled envelope around everything read from the world),
  * {@code ScopeGuard} (proposals only on the incident's own node, pods and workloads or the rules'
  * candidates), {@code FamilyCrossCheck} (disagreement with the rules: nothing runs, escalate with both

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.acceltriage.Secret;
+import io.acceltriage.agent.Redaction;
+import io.acceltriage.config.Secret;
 import io.acceltriage.diagnosis.Diagnosis;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.evidence.Evidence;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /** Each guardrail on its own, without a model. */
 class GuardrailsTest {
 
-    private final Redactor redactor = new Redactor();
+    private final OutboundText redactor = new OutboundText();
 
     private static EvidenceBundle bundle() {
         return new EvidenceBundle(Subject.node("gpu-1"), Instant.now(), "gpu-1", "pool", false,
@@ -45,7 +46,7 @@ class GuardrailsTest {
                 MIIEowIBAAKCAQEA
                 -----END RSA PRIVATE KEY-----
                 GPU is lost""";
-        Redactor.Redacted r = redactor.redact(text, "test");
+        OutboundText.Redacted r = redactor.redact(text, "test");
         for (String secret : List.of("eyJhbGci", "hunter2", "'abc'", "s3cr3tpw", "sk-proj-0123", "AKIAIOSFODNN7EXAMPLE", "MIIEowIBAAKCAQEA")) {
             assertFalse(r.text().contains(secret), secret + " survived: " + r.text());
         }
@@ -58,7 +59,7 @@ class GuardrailsTest {
 
     @Test
     void textWithoutSecretsIsLeftAloneAndNothingIsAudited() {
-        Redactor.Redacted r = redactor.redact("NVRM: Xid 79, GPU has fallen off the bus; token count 512", "log");
+        OutboundText.Redacted r = redactor.redact("NVRM: Xid 79, GPU has fallen off the bus; token count 512", "log");
         assertEquals("NVRM: Xid 79, GPU has fallen off the bus; token count 512", r.text());
         assertTrue(r.redactions().isEmpty());
     }

@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.acceltriage.Secret;
-import io.acceltriage.agent.ResponderFactory;
+import io.acceltriage.config.Secret;
 import io.acceltriage.policy.Policy;
-import io.acceltriage.sandbox.Replay;
-import io.acceltriage.sandbox.Scenario;
-import io.acceltriage.sandbox.ScenarioLoader;
+import io.acceltriage.scenario.ModelScore;
+import io.acceltriage.scenario.Replay;
+import io.acceltriage.scenario.Scenario;
+import io.acceltriage.scenario.ScenarioLoader;
+import io.acceltriage.triage.ResponderFactory;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.io.PrintWriter;

@@ -1,0 +1,119 @@
+package io.acceltriage.chat.slack;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.acceltriage.notify.ChatThreads;
+import io.acceltriage.notify.DeliveryQueue.Result;
+import io.acceltriage.notify.IncidentMessage;
+import io.acceltriage.notify.IncidentMessages;
+import io.acceltriage.notify.Notice;
+import io.acceltriage.notify.Notifier;
+import io.acceltriage.store.Json;
+import io.quarkus.arc.lookup.LookupUnlessProperty;
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Objects;
+
+/**
+ * Incidents in a Slack channel: one message per incident, posted when it is first told and updated
+ * in place (chat.update on the stored ts) after; each change of state also gets a line in the
+ * message's thread, so the people following it are told. Pending approvals carry Approve and Reject
+ * buttons that come back to /api/v1/slack/interactions. Exists only when a channel is configured.
+ */
+@ApplicationScoped
+@LookupUnlessProperty(name = "acceltriage.slack.channel", stringValue = "", lookupIfMissing = false)
+class SlackNotifier implements Notifier {
+
+    static final String CHANNEL = "slack";
+    /** Slack refuses a section text longer than this. */
+    static final int MAX_SECTION = 3000;
+    /** Slack takes 50 blocks a message; each pending action uses two. */
+    static final int MAX_PENDING_BUTTONS = 20;
+
+    private final SlackPoster poster;
+    private final SlackConfig config;
+    private final IncidentMessages messages;
+    private final ChatThreads threads;
+    private final Template template;
+
+    SlackNotifier(SlackPoster poster, SlackConfig config, IncidentMessages messages, ChatThreads threads,
+            @Location("chat/slack-incident.txt") Template template) {
+        this.poster = poster;
+        this.config = config;
+        this.messages = messages;
+        this.threads = threads;
+        this.template = template;
+        if (config.botToken().filter(t -> !t.isBlank()).isEmpty()) {
+            throw new IllegalStateException("ACCELTRIAGE_SLACK_CHANNEL is set but ACCELTRIAGE_SLACK_BOT_TOKEN is not:"
+                    + " set the bot token (xoxb-…) or unset the channel");
+        }
+    }
+
+    @Override
+    public String channel() {
+        return CHANNEL;
+    }
+
+    @Override
+    public Delivery send(Notice notice) {
+        boolean queued = poster.offer(notice.incidentId(), notice.event(), () -> deliver(notice));
+        return queued ? Delivery.ok("queued for Slack") : new Delivery(false, true, "the Slack queue is full");
+    }
+
+    private Result deliver(Notice notice) {
+        IncidentMessage m = messages.of(notice);
+        String text = template.data("m", m).render().strip();
+        ObjectNode body = Json.MAPPER.createObjectNode().put("text", headline(m)).put("unfurl_links", false);
+        body.set("blocks", blocks(m, text));
+        ChatThreads.Thread thread = threads.find(m.incidentId(), CHANNEL).orElse(null);
+        if (thread == null) {
+            body.put("channel", config.channel().orElseThrow());
+            SlackApi.Answer a = poster.api().postMessage(body);
+            if (a.result().delivered()) {
+                threads.save(m.incidentId(), CHANNEL, new ChatThreads.Thread(
+                        a.channel() == null ? config.channel().orElseThrow() : a.channel(), a.ts(), m.event()));
+            }
+            return a.result();
+        }
+        body.put("channel", thread.conversation()).put("ts", thread.messageRef());
+        SlackApi.Answer updated = poster.api().update(body);
+        if (!updated.result().delivered() || Objects.equals(thread.lastEvent(), m.event())) {
+            return updated.result();
+        }
+        ObjectNode line = Json.MAPPER.createObjectNode().put("channel", thread.conversation())
+                .put("thread_ts", thread.messageRef()).put("text", headline(m) + (m.todo().isEmpty() ? ""
+                        : "\nA person must now: " + SlackText.mrkdwn(String.join("; ", m.todo()))));
+        SlackApi.Answer threaded = poster.api().postMessage(line);
+        if (threaded.result().delivered()) {
+            threads.save(m.incidentId(), CHANNEL, new ChatThreads.Thread(thread.conversation(), thread.messageRef(), m.event()));
+        }
+        return threaded.result();
+    }
+
+    private static String headline(IncidentMessage m) {
+        return m.incidentId() + " " + m.eventText() + ": " + SlackText.mrkdwn(m.subject()) + " (" + m.family() + ")";
+    }
+
+    static ArrayNode blocks(IncidentMessage m, String text) {
+        ArrayNode blocks = Json.MAPPER.createArrayNode();
+        blocks.addObject().put("type", "section").putObject("text").put("type", "mrkdwn")
+                .put("text", text.length() > MAX_SECTION ? text.substring(0, MAX_SECTION - 1) + "…" : text);
+        for (IncidentMessage.PendingAction p : m.pending().stream().limit(MAX_PENDING_BUTTONS).toList()) {
+            blocks.addObject().put("type", "section").putObject("text").put("type", "mrkdwn")
+                    .put("text", "*" + p.id() + "* " + p.kind() + " `" + SlackText.mrkdwn(p.target()) + "` waits for approval");
+            ArrayNode elements = blocks.addObject().put("type", "actions").put("block_id", "approval-" + p.id())
+                    .putArray("elements");
+            elements.add(button("approve", "Approve", p.id(), "primary"));
+            elements.add(button("reject", "Reject", p.id(), "danger"));
+        }
+        return blocks;
+    }
+
+    private static ObjectNode button(String actionId, String label, String value, String style) {
+        ObjectNode b = Json.MAPPER.createObjectNode().put("type", "button").put("action_id", actionId)
+                .put("value", value).put("style", style);
+        b.putObject("text").put("type", "plain_text").put("text", label);
+        return b;
+    }
+}

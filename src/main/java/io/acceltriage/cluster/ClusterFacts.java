@@ -1,0 +1,38 @@
+package io.acceltriage.cluster;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** What the engine must know about the live cluster to apply scopes, blast-radius caps and opt-outs. */
+public interface ClusterFacts {
+
+    /**
+     * The facts to judge one assessment's proposals with: may remember what it read until then, so
+     * must not be kept longer. Plain facts are their own.
+     */
+    default ClusterFacts forOneDecision() {
+        return this;
+    }
+
+    /** The pool of the node, as the API server sees it now. */
+    PoolState poolOf(String node);
+
+    /** True when the target (a node, a pod or a workload) carries the policy's opt-out label. */
+    boolean optedOut(TargetKind kind, String target, String label);
+
+    /** The workload a pod belongs to, or the workload a workload-level action names. */
+    default Optional<WorkloadFacts> workloadOf(TargetKind kind, String target) {
+        return Optional.empty();
+    }
+
+    /** The workloads with pods on a node (DaemonSets left out: a drain does not evict them). */
+    default List<WorkloadFacts> workloadsOnNode(String node) {
+        return List.of();
+    }
+
+    /** Labels of the target itself (node or pod), merged under its workload's. */
+    default Map<String, String> labelsOf(TargetKind kind, String target) {
+        return Map.of();
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * Leaf settings shared by stages: secrets, data files with file:line errors, cluster settings. Imports no stage.
+ */
+package io.acceltriage.config;

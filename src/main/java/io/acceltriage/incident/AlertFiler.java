@@ -1,0 +1,111 @@
+package io.acceltriage.incident;
+
+import io.acceltriage.audit.Actors;
+import io.acceltriage.audit.AuditKind;
+import io.acceltriage.audit.AuditLog;
+import io.acceltriage.store.Database;
+import io.acceltriage.store.StoreException;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jboss.logging.Logger;
+
+/**
+ * Files alerts from the inbox under incidents: each under the open incident it correlates with, or a
+ * new one, with the filing audited in the same transaction. Called by the triage worker only.
+ */
+@ApplicationScoped
+public class AlertFiler {
+
+    private static final Logger LOG = Logger.getLogger(AlertFiler.class);
+
+    private final AlertInbox inbox;
+    private final IncidentStore incidents;
+    private final Database database;
+    private final AuditLog audit;
+    private final Correlation correlation;
+
+    AlertFiler(AlertInbox inbox, IncidentStore incidents, Database database, AuditLog audit, Correlation correlation) {
+        this.inbox = inbox;
+        this.incidents = incidents;
+        this.database = database;
+        this.audit = audit;
+        this.correlation = correlation;
+    }
+
+    /**
+     * Files a chunk; when the store refuses it for what is in it (a value that does not fit, a
+     * constraint), files its alerts one by one and sets aside, audited, any the store refuses alone:
+     * one alert that can never be filed must not stop every alert behind it. An outage is not that:
+     * it propagates, and the chunk stays in the inbox for the next pass. Null ids: set aside.
+     */
+    public List<String> file(List<StoredAlert> chunk) {
+        try {
+            return fileTogether(chunk);
+        } catch (StoreException e) {
+            if (!refusedForItsContent(e)) throw e;
+        }
+        List<String> ids = new ArrayList<>(chunk.size());
+        for (StoredAlert a : chunk) {
+            try {
+                ids.add(fileTogether(List.of(a)).get(0));
+            } catch (StoreException e) {
+                if (!refusedForItsContent(e)) throw e;
+                String why = e.getCause().getMessage();
+                LOG.errorf("alert %d (%s, fingerprint %s) cannot be filed under an incident and is set aside: %s; it is in the"
+                        + " audit log as alert.set-aside", a.id(), a.alert().name(), a.alert().fingerprint(), why);
+                database.inTransaction(c -> {
+                    inbox.setAside(c, a.id());
+                    Map<String, Object> p = new LinkedHashMap<>();
+                    p.put("alert", a.id());
+                    p.put("alertname", a.alert().name());
+                    p.put("fingerprint", a.alert().fingerprint());
+                    p.put("reason", "the store refused to file it: " + why);
+                    audit.append(c, null, AuditKind.ALERT_SET_ASIDE, Actors.AGENT, p);
+                    return null;
+                });
+                ids.add(null);
+            }
+        }
+        return ids;
+    }
+
+    /** SQL classes 22 (data exception: too long, out of range) and 23 (integrity): the rows, not the store. */
+    private static boolean refusedForItsContent(StoreException e) {
+        return e.getCause() instanceof java.sql.SQLException s && s.getSQLState() != null
+                && (s.getSQLState().startsWith("22") || s.getSQLState().startsWith("23"));
+    }
+
+    /**
+     * Files alerts under the open incident each correlates with (same node, pod, workload or gang; a
+     * storm's fleet incident), opening one when there is none. The cluster is read before the
+     * transaction; one transaction files the whole chunk, so a storm costs a commit per chunk, not per alert.
+     */
+    private List<String> fileTogether(List<StoredAlert> chunk) {
+        List<About> abouts = chunk.stream().map(a -> correlation.about(a.alert(), a.receivedAt())).toList();
+        return database.inTransaction(c -> {
+            List<String> ids = new ArrayList<>(chunk.size());
+            for (int i = 0; i < chunk.size(); i++) {
+                StoredAlert stored = chunk.get(i);
+                About about = abouts.get(i);
+                Correlator.Filing filing = correlation.file(c, stored.alert(), about);
+                if (filing.opened()) {
+                    Map<String, Object> p = new LinkedHashMap<>();
+                    p.put("subject", about.subject().key());
+                    p.put("firstAlert", stored.alert().name());
+                    p.put("correlationKeys", List.copyOf(about.keys()));
+                    audit.append(c, filing.incidentId(), AuditKind.INCIDENT_OPENED, Actors.AGENT, p);
+                }
+                inbox.file(c, stored.id(), filing.incidentId());
+                incidents.countAlert(c, filing.incidentId());
+                audit.append(c, filing.incidentId(), AuditKind.ALERT_FILED, Actors.AGENT, Map.of("alertname", stored.alert().name(),
+                        "fingerprint", stored.alert().fingerprint(), "status", stored.alert().status().wireName(),
+                        "about", about.subject().key()));
+                ids.add(filing.incidentId());
+            }
+            return ids;
+        });
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * The service's own metrics in Prometheus text format.
+ */
+package io.acceltriage.metrics;

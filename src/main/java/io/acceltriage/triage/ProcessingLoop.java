@@ -1,0 +1,46 @@
+package io.acceltriage.triage;
+
+import io.acceltriage.incident.AlertsArrived;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Starts triage work: at start (finishing what a crash interrupted), when alerts arrive, and every
+ * few seconds as a safety net. Off for the command-line tools, which must not act on a cluster.
+ */
+@ApplicationScoped
+class ProcessingLoop {
+
+    private final boolean enabled;
+    private final Instance<IncidentProcessor> processor;
+
+    ProcessingLoop(@ConfigProperty(name = "acceltriage.processing.enabled", defaultValue = "true") boolean enabled,
+            Instance<IncidentProcessor> processor) {
+        this.enabled = enabled;
+        this.processor = processor;
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        if (enabled) {
+            // Off the start-up thread: recovery needs the cluster (the sandbox seeds in the background) and
+            // the store; the HTTP listener must not wait for them. Alerts that arrive meanwhile are stored
+            // and picked up by the same worker.
+            Thread recovery = new Thread(() -> processor.get().recover(), "acceltriage-recovery");
+            recovery.setDaemon(true);
+            recovery.start();
+        }
+    }
+
+    void onAlerts(@Observes AlertsArrived event) {
+        if (enabled) processor.get().wake();
+    }
+
+    @Scheduled(every = "5s", delayed = "5s")
+    void tick() {
+        if (enabled) processor.get().wake();
+    }
+}

@@ -1,0 +1,85 @@
+package io.acceltriage.triage;
+
+import io.acceltriage.agent.Assessment;
+import io.acceltriage.agent.Judgement;
+import io.acceltriage.agent.Plan;
+import io.acceltriage.agent.RulesPlanner;
+import io.acceltriage.agent.SummaryWriter;
+import io.acceltriage.agent.llm.ModelAgent;
+import io.acceltriage.diagnosis.Classifier;
+import io.acceltriage.diagnosis.Diagnosis;
+import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.evidence.EvidenceGatherer;
+import io.acceltriage.incident.Alert;
+import io.acceltriage.incident.Subject;
+import io.acceltriage.policy.Decision;
+import io.acceltriage.policy.PolicyContext;
+import io.acceltriage.policy.PolicyEngine;
+import io.acceltriage.policy.Proposal;
+import io.acceltriage.policy.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One triage, start to verdicts: gather evidence, classify, plan, and judge every proposal against
+ * policy. It decides; it does not act — the executor carries out what was allowed. The same
+ * responder serves live incidents and scenario replay. With a model configured, the model reviews
+ * the rules' assessment under the guardrails of agent/llm.
+ */
+public final class Responder {
+
+    private final EvidenceGatherer gatherer;
+    private final Classifier classifier;
+    private final RulesPlanner planner;
+    private final PolicyEngine policy;
+    private final SummaryWriter summaries;
+    private final ModelAgent agent;
+
+    public Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
+            SummaryWriter summaries) {
+        this(gatherer, classifier, planner, policy, summaries, null);
+    }
+
+    /** {@code agent}: the model that reviews the rules' assessment; null = rules only. */
+    public Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
+            SummaryWriter summaries, ModelAgent agent) {
+        this.agent = agent;
+        this.gatherer = gatherer;
+        this.classifier = classifier;
+        this.planner = planner;
+        this.policy = policy;
+        this.summaries = summaries;
+    }
+
+    public Assessment assess(Subject subject, List<Alert> alerts) {
+        java.time.Instant at = alerts.stream().map(Alert::startsAt).filter(java.util.Objects::nonNull)
+                .max(java.time.Instant::compareTo).orElse(java.time.Instant.now());
+        EvidenceBundle bundle = gatherer.gather(subject, at);
+        Diagnosis diagnosis = classifier.classify(bundle);
+        Plan plan = planner.plan(diagnosis, bundle);
+        PolicyContext ctx = new PolicyContext(diagnosis.family(), diagnosis.confidence(), diagnosis.degradation());
+        PolicyEngine policy = this.policy.forOneAssessment();
+        List<Judgement> judgements = new ArrayList<>();
+        List<String> escalation = new ArrayList<>(plan.escalationReasons());
+        for (Proposal p : plan.proposals()) {
+            Verdict v = policy.decide(p, ctx);
+            judgements.add(new Judgement(p, v));
+            if (v.decision() == Decision.DENY) {
+                escalation.add("policy refused " + p.name() + ": " + String.join("; ", v.reasons()));
+            } else if (v.decision() == Decision.APPROVE) {
+                escalation.add(p.name() + " waits for a person's approval");
+            }
+        }
+        List<String> alertNames = alerts.stream().map(a -> a.name() + summaryLabel(a)).distinct().toList();
+        Assessment unsummarised = new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, judgements, escalation,
+                null, null);
+        Assessment rules = unsummarised.withSummary(summaries.write(unsummarised));
+        // The model investigates after the rules, which are its cross-check and its fallback.
+        return agent == null ? rules : agent.review(rules, p -> policy.decide(p, ctx), summaries);
+    }
+
+    private static String summaryLabel(Alert a) {
+        String node = a.label("node");
+        return node == null ? "" : " (" + node + ")";
+    }
+}

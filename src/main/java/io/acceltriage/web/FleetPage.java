@@ -1,0 +1,109 @@
+package io.acceltriage.web;
+
+import io.acceltriage.access.CurrentUser;
+import io.acceltriage.action.Executor;
+import io.acceltriage.cluster.ClusterUnreadable;
+import io.acceltriage.cluster.Nodes;
+import io.acceltriage.evidence.NodeAgents;
+import io.acceltriage.policy.CircuitBreakerControl;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.enterprise.inject.Instance;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The fleet at a glance: accelerator nodes by pool, which are cordoned and whether the agent did it
+ * (from the actions table), and the circuit breaker with its reset.
+ */
+@Path("/fleet")
+@Produces(MediaType.TEXT_HTML)
+class FleetPage {
+
+    record NodeRow(String name, String accelerator, int capacity, int allocatable, boolean ready, boolean cordoned,
+            String cordonedBy, String incident) {}
+
+    record Pool(String name, List<NodeRow> nodes, long cordoned, long byAgent) {}
+
+    /** The breaker as the page shows it; {@code known} false when no breaker is built in. */
+    record Breaker(boolean known, boolean tripped) {}
+
+    @CheckedTemplate(requireTypeSafeExpressions = false)
+    static class Templates {
+        static native TemplateInstance fleet(List<Pool> pools, Breaker breaker, String error, String notice);
+    }
+
+    private final Nodes nodes;
+    private final Executor actions;
+    private final Instance<CircuitBreakerControl> breaker;
+    private final CurrentUser who;
+    private final NodeAgents knowledge = NodeAgents.load();
+
+    FleetPage(Nodes nodes, Executor actions, Instance<CircuitBreakerControl> breaker, CurrentUser who) {
+        this.nodes = nodes;
+        this.actions = actions;
+        this.breaker = breaker;
+        this.who = who;
+    }
+
+    @GET
+    public TemplateInstance fleet(@QueryParam("notice") String notice) {
+        Breaker b = breaker.isResolvable() ? new Breaker(true, breaker.get().tripped()) : new Breaker(false, false);
+        try {
+            return Templates.fleet(pools(), b, null, notice);
+        } catch (ClusterUnreadable e) {
+            return Templates.fleet(List.of(), b, "The Kubernetes API did not answer (" + e.getMessage()
+                    + "); the fleet cannot be shown until it does.", notice);
+        }
+    }
+
+    @POST
+    @Path("breaker/reset")
+    public Response reset() {
+        if (!breaker.isResolvable()) {
+            return Response.seeOther(URI.create("/fleet?notice=" + encode("This build has no circuit breaker to reset."))).build();
+        }
+        breaker.get().reset(who.principal().name());
+        return Response.seeOther(URI.create("/fleet?notice=" + encode("Circuit breaker reset by " + who.principal().name() + "."))).build();
+    }
+
+    private List<Pool> pools() {
+        Map<String, String> byAgent = actions.cordonedNodes();
+        Map<String, List<NodeRow>> pools = new TreeMap<>();
+        for (Nodes.NodeInfo n : nodes.list()) {
+            Map<String, String> labels = n.labels();
+            String resource = knowledge.acceleratorResources().stream().filter(r -> n.capacity().containsKey(r)).findFirst().orElse(null);
+            String pool = knowledge.poolOf(labels);
+            if (resource == null && pool == null) {
+                continue;
+            }
+            String incident = n.cordoned() ? byAgent.get(n.name()) : null;
+            String accelerator = labels.getOrDefault("nvidia.com/gpu.product",
+                    labels.getOrDefault("cloud.google.com/gke-tpu-accelerator", resource == null ? "" : resource));
+            pools.computeIfAbsent(pool == null ? "(no pool label)" : pool, k -> new ArrayList<>())
+                    .add(new NodeRow(n.name(), accelerator, n.amount(resource, true), n.amount(resource, false), "True".equals(n.ready()),
+                            n.cordoned(), incident == null ? (n.cordoned() ? "someone else" : null) : "acceltriage", incident));
+        }
+        List<Pool> out = new ArrayList<>();
+        pools.forEach((name, rows) -> {
+            rows.sort(java.util.Comparator.comparing(NodeRow::name));
+            out.add(new Pool(name, rows, rows.stream().filter(NodeRow::cordoned).count(),
+                    rows.stream().filter(r -> "acceltriage".equals(r.cordonedBy())).count()));
+        });
+        return out;
+    }
+
+    private static String encode(String s) {
+        return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
+    }
+}

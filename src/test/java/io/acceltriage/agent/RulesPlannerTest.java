@@ -1,0 +1,292 @@
+package io.acceltriage.agent;
+
+import static io.acceltriage.agent.Diagnoses.Trait.CONTAINED;
+import static io.acceltriage.agent.Diagnoses.Trait.DEGRADATION;
+import static io.acceltriage.agent.Diagnoses.Trait.RESTART_HELPS;
+import static io.acceltriage.agent.Diagnoses.Trait.SYMPTOM;
+import static io.acceltriage.diagnosis.Bundles.idOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.acceltriage.diagnosis.Bundles;
+import io.acceltriage.diagnosis.Diagnosis;
+import io.acceltriage.diagnosis.Family;
+import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.evidence.Facts;
+import io.acceltriage.evidence.PodRole;
+import io.acceltriage.evidence.Source;
+import io.acceltriage.policy.ActionKind;
+import io.acceltriage.policy.Proposal;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The no-model planner on hand-built diagnoses and bundles, one behaviour each: the design's first
+ * mitigations per failure family (cordon and move what the device fault hurts, restart the node agent,
+ * restart the workload, nothing for none), and its limits (gangs restart whole, serving replicas
+ * shift, degradation and application faults never fence a node).
+ */
+class RulesPlannerTest {
+
+    static final String NODE = "gpu-h100-03";
+    static final RulesPlanner PLANNER = new RulesPlanner();
+    static final String PLUGIN = "nvidia-device-plugin-daemonset-x7k2p";
+
+    static List<String> names(Plan p) {
+        return p.proposals().stream().map(Proposal::name).toList();
+    }
+
+    static List<Proposal> of(Plan p, ActionKind kind) {
+        return p.proposals().stream().filter(x -> x.kind() == kind).toList();
+    }
+
+    static boolean touchesANode(Plan p) {
+        return p.proposals().stream().anyMatch(x -> x.kind().targetsNode());
+    }
+
+    // --- device ---
+
+    @Test
+    void aDeviceFaultProposesCordoningThatNodeCitingTheEvidence() {
+        EvidenceBundle b = Bundles.node(NODE).xid(2, 79).build();
+        String xid = idOf(b, Facts.MetricReading.class);
+        Diagnosis d = Diagnoses.device("XID 79 (GPU has fallen off the bus) on GPU 2").because(xid, 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        List<Proposal> cordons = of(p, ActionKind.CORDON_NODE);
+        assertEquals(1, cordons.size(), "proposals: " + names(p));
+        assertEquals(NODE, cordons.get(0).target());
+        assertTrue(cordons.get(0).evidenceIds().contains(xid), "cites " + cordons.get(0).evidenceIds());
+    }
+
+    @Test
+    void aDeviceFaultAlsoAsksAPersonForTheResetRebootOrReplacement() {
+        EvidenceBundle b = Bundles.node(NODE).xid(2, 79).build();
+        Diagnosis d = Diagnoses.device("XID 79 on GPU 2").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertFalse(p.escalationReasons().isEmpty(), "a fenced device still needs a person");
+    }
+
+    @Test
+    void aDeviceFaultUnderAGangRestartsTheGangsTopOwnerNeverAMember() {
+        EvidenceBundle b = Bundles.node(NODE).holds(2, "ml", "pretrain-workers-0-3").xid(2, 79)
+                .podCrashLooping("ml", "pretrain-workers-0-2")
+                .gang("JobSet", "ml", "pretrain", "pretrain-workers-0-2", "pretrain-workers-0-3").build();
+        Diagnosis d = Diagnoses.device("XID 79 on GPU 2").because(idOf(b, Facts.MetricReading.class), 0.9)
+                .setAside(Family.APPLICATION, idOf(b, Facts.ContainerState.class), 0.15, SYMPTOM, RESTART_HELPS).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of("restart-group:ml/pretrain"), of(p, ActionKind.RESTART_GROUP).stream().map(Proposal::name).toList(),
+                "proposals: " + names(p));
+        assertTrue(of(p, ActionKind.RESTART_POD).isEmpty(), "never half a gang: " + names(p));
+    }
+
+    @Test
+    void aServingDeploymentOnTheBadNodeShiftsItsReplicas() {
+        EvidenceBundle b = Bundles.node(NODE).holds(5, "serve", "llm-7d9f8-abcde").xid(5, 79)
+                .serving("Deployment", "serve", "llm", 4, 4, "llm-7d9f8-abcde").build();
+        Diagnosis d = Diagnoses.device("XID 79 on GPU 5").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(names(p).contains("shift-replicas:serve/llm"), "proposals: " + names(p));
+        assertTrue(of(p, ActionKind.RESTART_POD).isEmpty(), "a replica moves, it is not restarted in place: " + names(p));
+    }
+
+    @Test
+    void aDeviceFaultLeavesABystanderPodOnHealthyDevicesAlone() {
+        EvidenceBundle b = Bundles.node(NODE).holds(2, "ml", "finetune-0").xid(2, 79)
+                .batch("Job", "ml", "finetune", "finetune-0").batch("Job", "ml", "eval", "eval-0").build();
+        Diagnosis d = Diagnoses.device("XID 79 on GPU 2").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(names(p).contains("restart-pod:ml/finetune-0"), "the pod on the failed GPU moves: " + names(p));
+        assertTrue(p.proposals().stream().noneMatch(x -> x.target().startsWith("ml/eval")), "moving a bystander is a drain: " + names(p));
+    }
+
+    @Test
+    void aDeviceFaultOnAnUnknownNodeFencesNothingAndEscalates() {
+        EvidenceBundle b = Bundles.pod("serve", "llm-0", NODE).deviceHealth("serve", "llm-0", "GPU-5c1e", "Unhealthy").noNode().build();
+        Diagnosis d = Diagnoses.device("GPU-5c1e held by serve/llm-0 is Unhealthy").because(idOf(b, Facts.DeviceHealth.class), 0.75).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertFalse(touchesANode(p), "proposals: " + names(p));
+        assertFalse(p.escalationReasons().isEmpty());
+    }
+
+    @Test
+    void aContainedDeviceErrorRestartsTheWorkloadAndKeepsTheNode() {
+        EvidenceBundle b = Bundles.node(NODE).holds(3, "ml", "finetune-0").xid(3, 94).batch("Job", "ml", "finetune", "finetune-0").build();
+        Diagnosis d = Diagnoses.device("XID 94 (contained ECC error) on GPU 3").confidence(0.6)
+                .because(idOf(b, Facts.MetricReading.class), 0.6, CONTAINED).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of("restart-pod:ml/finetune-0"), names(p));
+    }
+
+    @Test
+    void degradationFencesNothingAndGoesToAPerson() {
+        EvidenceBundle b = Bundles.node(NODE).holds(3, "serve", "llm-7d9f8-abcde").xid(3, 63)
+                .serving("Deployment", "serve", "llm", 4, 4, "llm-7d9f8-abcde").build();
+        Diagnosis d = Diagnoses.device("XID 63 (row remap recorded) on GPU 3").confidence(0.5).degradation()
+                .because(idOf(b, Facts.MetricReading.class), 0.5, DEGRADATION).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of(), names(p), "escalated rather than acted on");
+        assertFalse(p.escalationReasons().isEmpty());
+    }
+
+    // --- infrastructure ---
+
+    @Test
+    void aCrashLoopingDevicePluginRestartsTheNodeAgent() {
+        EvidenceBundle b = Bundles.node(NODE).agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN)
+                .agentPod(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN).build();
+        Diagnosis d = Diagnoses.infrastructure("the device plugin on " + NODE + " is CrashLoopBackOff")
+                .because(idOf(b, Facts.ContainerState.class), 0.6, RESTART_HELPS).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(names(p).contains("restart-node-agent:" + NODE), "proposals: " + names(p));
+    }
+
+    @Test
+    void aNodeAgentWhoseOwnLogSaysItsConfigIsBrokenIsNotRestarted() {
+        EvidenceBundle b = Bundles.node(NODE).agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN)
+                .agentLog(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN, "device-plugin-config",
+                        "E1130 09:58:01 main.go:151] unable to load config: did not find expected key")
+                .agentPod(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN).build();
+        Diagnosis d = Diagnoses.infrastructure("the node agent cannot load its configuration")
+                .because(idOf(b, Facts.LogMatch.class), 0.6, SYMPTOM)
+                .because(idOf(b, Facts.ContainerState.class), 0.6, RESTART_HELPS).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(of(p, ActionKind.RESTART_NODE_AGENT).isEmpty(), "it would crash again: " + names(p));
+        assertFalse(p.escalationReasons().isEmpty());
+    }
+
+    @Test
+    void aNotReadyNodeIsCordoned() {
+        EvidenceBundle b = Bundles.node(NODE).notReady().build();
+        Diagnosis d = Diagnoses.infrastructure(NODE + " is not ready").because(idOf(b, Facts.NodeCondition.class), 0.8).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(names(p).contains("cordon-node:" + NODE), "a node that cannot serve is cordoned: " + names(p));
+    }
+
+    @Test
+    void aDriverLibraryMismatchCordonsTheNodeItLeavesUnableToServe() {
+        EvidenceBundle b = Bundles.node(NODE).agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN)
+                .agentLog(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN, "nvml-mismatch",
+                        "Failed to initialize NVML: Driver/library version mismatch")
+                .agentPod(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN).build();
+        Diagnosis d = Diagnoses.infrastructure("the NVIDIA kernel driver and the user-space libraries disagree")
+                .because(idOf(b, Facts.LogMatch.class), 0.85, SYMPTOM)
+                .because(idOf(b, Facts.ContainerState.class), 0.6, RESTART_HELPS).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(names(p).contains("cordon-node:" + NODE), "proposals: " + names(p));
+    }
+
+    // --- application ---
+
+    @Test
+    void anApplicationFaultOfALonePodRestartsThatPodAndNothingElse() {
+        EvidenceBundle b = Bundles.pod("ml", "nightly-eval-7kq2p", NODE).holds(1, "ml", "nightly-eval-7kq2p").xid(1, 13)
+                .podCrashLooping("ml", "nightly-eval-7kq2p").batch("Job", "ml", "nightly-eval", "nightly-eval-7kq2p").build();
+        Diagnosis d = Diagnoses.application("XID 13 (graphics engine exception) on GPU 1").confidence(0.65)
+                .because(idOf(b, Facts.MetricReading.class), 0.6, RESTART_HELPS)
+                .because(idOf(b, Facts.ContainerState.class), 0.15, SYMPTOM, RESTART_HELPS).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of("restart-pod:ml/nightly-eval-7kq2p"), names(p));
+    }
+
+    @Test
+    void anApplicationFaultOfAGangMemberRestartsTheWholeGang() {
+        EvidenceBundle b = Bundles.pod("ml", "pretrain-workers-0-1", NODE).holds(0, "ml", "pretrain-workers-0-1").xid(0, 13)
+                .podCrashLooping("ml", "pretrain-workers-0-1").gang("JobSet", "ml", "pretrain", "pretrain-workers-0-0", "pretrain-workers-0-1")
+                .build();
+        Diagnosis d = Diagnoses.application("XID 13 on GPU 0").confidence(0.65)
+                .because(idOf(b, Facts.MetricReading.class), 0.6, RESTART_HELPS).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of("restart-group:ml/pretrain"), names(p));
+    }
+
+    @Test
+    void anApplicationFaultARestartWillNotClearGoesToItsOwnersAndNeverTouchesTheNode() {
+        EvidenceBundle b = Bundles.pod("research", "jupyter-alice-0", NODE).podCrashLooping("research", "jupyter-alice-0")
+                .log("research", "jupyter-alice-0", "cuda-oom", "torch.OutOfMemoryError: CUDA out of memory.")
+                .batch("Job", "research", "jupyter-alice", "jupyter-alice-0").build();
+        Diagnosis d = Diagnoses.application("the workload asked for more accelerator memory than the device has").confidence(0.85)
+                .because(idOf(b, Facts.LogMatch.class), 0.85, SYMPTOM).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertFalse(touchesANode(p), "proposals: " + names(p));
+        assertFalse(p.escalationReasons().isEmpty(), "the owning team must fix it");
+    }
+
+    @Test
+    void anApplicationFaultOfAPodWithoutAControllerRestartsNothingAndEscalates() {
+        EvidenceBundle b = Bundles.pod("research", "scratch", NODE).holds(1, "research", "scratch").xid(1, 13).barePod("research", "scratch")
+                .build();
+        Diagnosis d = Diagnoses.application("XID 13 on GPU 1").confidence(0.6)
+                .because(idOf(b, Facts.MetricReading.class), 0.6, RESTART_HELPS).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of(), names(p), "deleting it would lose it");
+        assertFalse(p.escalationReasons().isEmpty());
+    }
+
+    // --- none, and missing evidence ---
+
+    @Test
+    void noFaultProposesNothingAndPagesNoOne() {
+        EvidenceBundle b = Bundles.node(NODE).ready().gpus(8, 8).build();
+
+        Plan p = PLANNER.plan(Diagnoses.none(), b);
+
+        assertEquals(List.of(), names(p));
+        assertEquals(List.of(), p.escalationReasons());
+    }
+
+    @Test
+    void noFaultFoundWhileASourceDidNotAnswerGoesToAPerson() {
+        EvidenceBundle b = Bundles.node(NODE).ready().gap(Source.METRICS, "dcgm-exporter on " + NODE + " timed out").build();
+
+        Plan p = PLANNER.plan(Diagnoses.none(), b);
+
+        assertEquals(List.of(), names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("timed out")), "reasons: " + p.escalationReasons());
+    }
+
+    @Test
+    void aFaultDiagnosedWithAGapInTheEvidenceEscalatesNamingIt() {
+        EvidenceBundle b = Bundles.node(NODE).agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN)
+                .agentPod(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN)
+                .gap(Source.LOGS, "log of gpu-operator/" + PLUGIN + " unreadable: 500").build();
+        Diagnosis d = Diagnoses.infrastructure("the device plugin is CrashLoopBackOff")
+                .because(idOf(b, Facts.ContainerState.class), 0.6, RESTART_HELPS).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("unreadable: 500")), "reasons: " + p.escalationReasons());
+    }
+}

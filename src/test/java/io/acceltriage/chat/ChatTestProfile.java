@@ -1,0 +1,37 @@
+package io.acceltriage.chat;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+
+/**
+ * The one profile of the chat tests: Slack, Teams and Alertmanager pointed at {@link FakeChat} on
+ * 127.0.0.1 (its port is only known once it runs, which the default profile cannot express), and a
+ * policy that names one Slack and one Teams approver.
+ */
+public class ChatTestProfile implements QuarkusTestProfile {
+
+    public static final String SLACK_SECRET = "slack-signing-secret-for-tests";
+    public static final String TEAMS_TOKEN = Base64.getEncoder().encodeToString(
+            "teams-outgoing-webhook-token-for-tests".getBytes(StandardCharsets.UTF_8));
+    public static final String SLACK_APPROVER = "U0APPROVER";
+    public static final String TEAMS_APPROVER = "6f1d3a52-9b0e-4c1f-8d3a-2e5b7c9d0a11";
+    public static final String CHANNEL = "C0INCIDENTS";
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        String fake = FakeChat.start().url();
+        return Map.of(
+                "acceltriage.slack.signing-secret", SLACK_SECRET,
+                "acceltriage.slack.bot-token", "xoxb-test-token",
+                "acceltriage.slack.api-url", fake + "/slack/api",
+                "acceltriage.slack.channel", CHANNEL,
+                "acceltriage.teams.hmac-secret", TEAMS_TOKEN,
+                "acceltriage.teams.webhook-url", fake + "/teams/workflow",
+                "acceltriage.approval.signing-key", "approval-signing-key-for-the-chat-tests",
+                "acceltriage.alertmanager.url", fake + "/am",
+                "acceltriage.public-url", "https://acceltriage.example.test",
+                "acceltriage.policy.file", "chat/policy.yaml");
+    }
+}

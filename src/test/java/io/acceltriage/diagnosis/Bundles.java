@@ -1,0 +1,309 @@
+package io.acceltriage.diagnosis;
+
+import io.acceltriage.evidence.Evidence;
+import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.evidence.Fact;
+import io.acceltriage.evidence.Facts;
+import io.acceltriage.evidence.Gap;
+import io.acceltriage.evidence.PodPlacement;
+import io.acceltriage.evidence.PodRole;
+import io.acceltriage.evidence.SignatureCatalogue;
+import io.acceltriage.evidence.Source;
+import io.acceltriage.evidence.Workload;
+import io.acceltriage.incident.Subject;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Evidence bundles for unit tests, built the way the collectors would fill them: one fluent call per
+ * observation, ids given in order ({@code E1}, {@code E2}, …), the time of the alerts fixed at {@link #AT}.
+ *
+ * <pre>{@code
+ * EvidenceBundle b = Bundles.node("gpu-h100-03").holds(2, "ml", "train-0").xid(2, 79).podCrashLooping("ml", "train-0").build();
+ * }</pre>
+ *
+ * Log lines are checked against the signature they claim (from {@code knowledge/log-signatures.yaml}),
+ * so a fixture cannot cite a signature its line would not match. Public because the planner's tests
+ * (package {@code agent}) build their bundles with it too.
+ */
+public final class Bundles {
+
+    /** When the alerts fired. */
+    public static final Instant AT = Instant.parse("2026-11-30T10:00:00Z");
+
+    private static final SignatureCatalogue SIGNATURES = SignatureCatalogue.load();
+
+    private final Subject subject;
+    private String node;
+    private String pool = "train-h100";
+    private boolean cordoned;
+    private final List<Evidence> items = new ArrayList<>();
+    private final List<PodPlacement> pods = new ArrayList<>();
+    private final List<Workload> workloads = new ArrayList<>();
+    private final List<Gap> gaps = new ArrayList<>();
+    /** gpu index → namespace/pod holding it (dcgm-exporter's pod labels). */
+    private final Map<Integer, String[]> holders = new HashMap<>();
+
+    private Bundles(Subject subject, String node) {
+        this.subject = subject;
+        this.node = node;
+    }
+
+    /** An incident about a node. */
+    public static Bundles node(String node) {
+        return new Bundles(Subject.node(node), node);
+    }
+
+    /** An incident about a pod running on {@code node}. */
+    public static Bundles pod(String namespace, String pod, String node) {
+        return new Bundles(Subject.pod(namespace, pod), node);
+    }
+
+    /** The node could not be told (a pod gone, a workload spread over many nodes). */
+    public Bundles noNode() {
+        this.node = null;
+        return this;
+    }
+
+    public Bundles pool(String pool) {
+        this.pool = pool;
+        return this;
+    }
+
+    public Bundles cordoned() {
+        this.cordoned = true;
+        return this;
+    }
+
+    // --- device metrics (dcgm-exporter, the AMD and TPU exporters) ---
+
+    /** Every later metric of this GPU carries the pod that holds it, as dcgm-exporter labels it. */
+    public Bundles holds(int gpu, String namespace, String pod) {
+        holders.put(gpu, new String[] {namespace, pod});
+        return this;
+    }
+
+    /** A new XID on a GPU: the gauge reads {@code code} now and 0 ten minutes ago. */
+    public Bundles xid(int gpu, int code) {
+        return metric("DCGM_FI_DEV_XID_ERRORS", gpu, code, 0.0, null);
+    }
+
+    /** An old XID: the gauge reads the same code now as ten minutes ago. */
+    public Bundles xidUnchanged(int gpu, int code) {
+        return metric("DCGM_FI_DEV_XID_ERRORS", gpu, code, (double) code, null);
+    }
+
+    /** dcgm-exporter's count of one XID on a GPU within its window (series label {@code xid}). */
+    public Bundles xidCount(int gpu, int code, int count) {
+        return metric("DCGM_EXP_XID_ERRORS_COUNT", gpu, count, null, String.valueOf(code));
+    }
+
+    /** A DCGM (or other exporter's) reading of a GPU with no history. */
+    public Bundles dcgm(String metric, int gpu, double value) {
+        return metric(metric, gpu, value, null, null);
+    }
+
+    /** A DCGM (or other exporter's) reading of a GPU and its value ten minutes earlier. */
+    public Bundles dcgm(String metric, int gpu, double value, double tenMinutesAgo) {
+        return metric(metric, gpu, value, tenMinutesAgo, null);
+    }
+
+    private Bundles metric(String metric, int gpu, double value, Double previous, String xid) {
+        String[] holder = holders.get(gpu);
+        String ns = holder == null ? null : holder[0];
+        String pod = holder == null ? null : holder[1];
+        String summary = node + " device " + gpu + " " + metric + " = " + value + (previous == null ? "" : " (10 min ago " + previous + ")");
+        return add(Source.METRICS, summary, new Facts.MetricReading(node, String.valueOf(gpu), "GPU-" + gpu, ns, pod, metric, value,
+                previous, xid));
+    }
+
+    // --- the node as the API server reports it ---
+
+    /** Capacity, allocatable and the count the node's labels promise, of an accelerator resource. */
+    public Bundles capacity(String resource, int capacity, int allocatable, int expected) {
+        return add(Source.CLUSTER, node + " " + resource + ": capacity " + capacity + ", allocatable " + allocatable + ", expected " + expected,
+                new Facts.AcceleratorCapacity(node, pool, resource, capacity, allocatable, expected));
+    }
+
+    /** {@code nvidia.com/gpu} capacity and allocatable on a node whose labels promise {@code capacity}. */
+    public Bundles gpus(int capacity, int allocatable) {
+        return capacity("nvidia.com/gpu", capacity, allocatable, capacity);
+    }
+
+    public Bundles condition(String type, String status, String reason, String message) {
+        return add(Source.CLUSTER, node + " condition " + type + "=" + status + " (" + reason + ")",
+                new Facts.NodeCondition(node, type, status, reason, message));
+    }
+
+    /** The kubelet stopped posting status. */
+    public Bundles notReady() {
+        return condition("Ready", "Unknown", "NodeStatusUnknown", "Kubelet stopped posting node status.");
+    }
+
+    public Bundles ready() {
+        return condition("Ready", "True", "KubeletReady", "kubelet is posting ready status");
+    }
+
+    /** KEP-4680 allocatedResourcesStatus of a GPU a pod's container holds. */
+    public Bundles deviceHealth(String namespace, String pod, String resourceId, String health) {
+        return add(Source.CLUSTER, namespace + "/" + pod + "/main nvidia.com/gpu " + resourceId + " health " + health,
+                new Facts.DeviceHealth(namespace, pod, "main", node, "nvidia.com/gpu", resourceId, health, null));
+    }
+
+    /** A DRA ResourceSlice device taint (KEP-5055). */
+    public Bundles deviceTaint(String device, String key, String effect) {
+        return add(Source.CLUSTER, node + " DRA device " + device + " taint " + key + ":" + effect,
+                new Facts.DeviceTaint(node, device, key, null, effect));
+    }
+
+    // --- pods and their containers ---
+
+    /** A workload container in CrashLoopBackOff after failing with exit code 1. */
+    public Bundles podCrashLooping(String namespace, String pod) {
+        return container(namespace, pod, "main", PodRole.WORKLOAD, "waiting", "CrashLoopBackOff", 6, 1, "Error", false);
+    }
+
+    /** A workload container that was last terminated for {@code lastReason} (OOMKilled, …) and restarted. */
+    public Bundles podTerminated(String namespace, String pod, String lastReason, int exitCode) {
+        return container(namespace, pod, "main", PodRole.WORKLOAD, "waiting", "CrashLoopBackOff", 3, exitCode, lastReason, false);
+    }
+
+    /** A node agent (device plugin, exporter, driver) in CrashLoopBackOff. */
+    public Bundles agentCrashLooping(PodRole role, String namespace, String pod) {
+        return container(namespace, pod, role.name().toLowerCase().replace('_', '-'), role, "waiting", "CrashLoopBackOff", 9, 1, "Error",
+                false);
+    }
+
+    private Bundles container(String namespace, String pod, String container, PodRole role, String state, String reason,
+            int restarts, Integer lastExit, String lastReason, boolean ready) {
+        return add(Source.CLUSTER, namespace + "/" + pod + "/" + container + " " + state + " " + reason + ", " + restarts + " restarts",
+                new Facts.ContainerState(namespace, pod, container, node, role, state, reason, restarts, lastExit, lastReason, ready));
+    }
+
+    // --- events ---
+
+    /** An event about the node, seen at {@code lastSeen}. */
+    public Bundles nodeEvent(String reason, String message, Instant lastSeen) {
+        return add(Source.EVENTS, "Node " + node + ": Warning " + reason + ": " + message,
+                new Facts.ClusterEvent(null, "Node", node, "Warning", reason, message, 1, lastSeen));
+    }
+
+    /** A kernel XID line as Node Problem Detector relays it, as a node event at the time of the alert. */
+    public Bundles kernelXid(int code, String detail) {
+        return nodeEvent("XidError", "NVRM: Xid (PCI:0000:3b:00): " + code + ", pid=4242, name=python, " + detail, AT);
+    }
+
+    /** An event about a pod. */
+    public Bundles podEvent(String namespace, String pod, String reason, String message) {
+        return add(Source.EVENTS, "Pod " + namespace + "/" + pod + ": Warning " + reason + ": " + message,
+                new Facts.ClusterEvent(namespace, "Pod", pod, "Warning", reason, message, 1, AT));
+    }
+
+    // --- logs ---
+
+    /** A workload container's log line matching a known signature. */
+    public Bundles log(String namespace, String pod, String signature, String line) {
+        return logLine(namespace, pod, "main", PodRole.WORKLOAD, signature, line);
+    }
+
+    /** A node agent's own log line matching a known signature. */
+    public Bundles agentLog(PodRole role, String namespace, String pod, String signature, String line) {
+        return logLine(namespace, pod, role.name().toLowerCase().replace('_', '-'), role, signature, line);
+    }
+
+    private Bundles logLine(String namespace, String pod, String container, PodRole role, String signature, String line) {
+        SignatureCatalogue.Signature s = SIGNATURES.byId(signature)
+                .orElseThrow(() -> new IllegalArgumentException("no signature '" + signature + "' in knowledge/log-signatures.yaml"));
+        if (!Pattern.compile(s.pattern()).matcher(line).find()) {
+            throw new IllegalArgumentException("the line '" + line + "' does not match signature " + signature + " (" + s.pattern() + ")");
+        }
+        if (s.agentOnly() && !role.nodeAgent()) {
+            throw new IllegalArgumentException("signature " + signature + " counts only in node agents' logs");
+        }
+        return add(Source.LOGS, namespace + "/" + pod + "/" + container + ": " + line,
+                new Facts.LogMatch(namespace, pod, container, true, role, signature, line));
+    }
+
+    // --- what could not be read ---
+
+    /** A source that did not answer. */
+    public Bundles gap(Source source, String reason) {
+        gaps.add(new Gap(source, reason));
+        return this;
+    }
+
+    /** A source that answered that the thing is not there. */
+    public Bundles absent(Source source, String reason) {
+        gaps.add(Gap.absent(source, reason));
+        return this;
+    }
+
+    // --- topology: pods on the node and their workloads ---
+
+    /** A pod with no controller (nothing would recreate it). */
+    public Bundles barePod(String namespace, String pod) {
+        pods.add(new PodPlacement(namespace, pod, node, PodRole.WORKLOAD, 1, null, "registry.example/app:1", false));
+        return this;
+    }
+
+    /** A pod of a plain (neither gang nor serving) workload, such as a Job. */
+    public Bundles batch(String kind, String namespace, String name, String... podsOnNode) {
+        return workload(kind, namespace, name, false, false, null, null, podsOnNode);
+    }
+
+    /** The members of a gang (JobSet, PyTorchJob, LeaderWorkerSet, …) that run on the node. */
+    public Bundles gang(String kind, String namespace, String name, String... membersOnNode) {
+        return workload(kind, namespace, name, true, false, null, null, membersOnNode);
+    }
+
+    /** Serving replicas (Deployment, StatefulSet) on the node, of a workload with that many replicas. */
+    public Bundles serving(String kind, String namespace, String name, int replicas, int available, String... podsOnNode) {
+        return workload(kind, namespace, name, false, true, replicas, available, podsOnNode);
+    }
+
+    private Bundles workload(String kind, String namespace, String name, boolean gang, boolean serving, Integer replicas,
+            Integer available, String... podsOnNode) {
+        for (String p : podsOnNode) {
+            pods.add(new PodPlacement(namespace, p, node, PodRole.WORKLOAD, 1, namespace + "/" + name, "registry.example/" + name + ":1", true));
+        }
+        List<String> nodes = node == null ? List.of() : List.of(node);
+        workloads.add(new Workload(kind, namespace, name, gang, serving, Arrays.asList(podsOnNode), nodes, replicas, available));
+        return this;
+    }
+
+    /** A node agent's pod (DaemonSet-owned) on the node. */
+    public Bundles agentPod(PodRole role, String namespace, String pod) {
+        pods.add(new PodPlacement(namespace, pod, node, role, 0, null, "nvcr.io/nvidia/k8s-device-plugin:v0.17.1", true));
+        return this;
+    }
+
+    private Bundles add(Source source, String summary, Fact fact) {
+        items.add(new Evidence("E" + (items.size() + 1), source, summary, fact));
+        return this;
+    }
+
+    /** The id the last observation got. */
+    public String lastId() {
+        if (items.isEmpty()) throw new IllegalStateException("no evidence yet");
+        return items.get(items.size() - 1).id();
+    }
+
+    public EvidenceBundle build() {
+        return new EvidenceBundle(subject, AT, node, pool, cordoned, List.copyOf(items), List.copyOf(pods), List.copyOf(workloads),
+                List.copyOf(gaps), List.of("test fixture"));
+    }
+
+    /** The id of the one item of a bundle holding a fact of this type. */
+    public static String idOf(EvidenceBundle b, Class<? extends Fact> type) {
+        List<Evidence> of = b.items().stream().filter(e -> type.isInstance(e.fact())).toList();
+        if (of.size() != 1) {
+            throw new IllegalArgumentException("expected one " + type.getSimpleName() + " in the bundle, found " + of.size());
+        }
+        return of.get(0).id();
+    }
+}

@@ -1,0 +1,440 @@
+package io.acceltriage.diagnosis;
+
+import static io.acceltriage.diagnosis.Bundles.idOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.evidence.Facts;
+import io.acceltriage.evidence.PodRole;
+import io.acceltriage.evidence.SignatureCatalogue;
+import io.acceltriage.evidence.Source;
+import io.acceltriage.evidence.Toolsets;
+import io.acceltriage.policy.Policy;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The rule-based classifier on hand-built bundles, one behaviour each. Expectations come from the
+ * design's failure families, its XID catalogue and DCGM signal table, and the knowledge files
+ * ({@code knowledge/*.yaml}, {@code tools/*.yaml}), loaded the way production loads them; the
+ * scenario corpus replays whole incidents beside these.
+ */
+class ClassifierTest {
+
+    static final String NODE = "gpu-h100-03";
+    static final Classifier RULES = new Classifier(XidCatalogue.load(), Toolsets.load("tools"), SignatureCatalogue.load(),
+            ClusterSignals.load());
+    static final Policy SHIPPED = Policy.load("policies/default.yaml");
+
+    static Diagnosis classify(Bundles b) {
+        return RULES.classify(b.build());
+    }
+
+    /** The confidence the shipped policy asks before it lets {@code action} run. */
+    static double minConfidence(String action) {
+        return SHIPPED.actions().get(action).minConfidence();
+    }
+
+    /** Below this the shipped policy lets no action run at all. */
+    static double lowestActingConfidence() {
+        return SHIPPED.actions().values().stream().mapToDouble(Policy.ActionRule::minConfidence).min().orElseThrow();
+    }
+
+    // --- XIDs: the catalogue, repetition, history ---
+
+    @Test
+    void aFatalXidOnAGpuIsADeviceFaultCitingTheXidAndClearEnoughToCordon() {
+        EvidenceBundle b = Bundles.node(NODE).xid(2, 79).build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.evidenceIds().contains(idOf(b, Facts.MetricReading.class)), "cites " + d.evidenceIds());
+        assertTrue(d.cause().contains("79"), d.cause());
+        assertTrue(d.confidence() >= minConfidence("cordon-node"), "confidence " + d.confidence());
+    }
+
+    @ParameterizedTest(name = "XID {0}")
+    @ValueSource(ints = {48, 62, 64, 74, 79, 95, 119, 120, 140, 143, 144, 145, 146, 147, 148, 149, 150})
+    void everyXidTheDesignCallsFatalAndDeviceIsADeviceFaultTheNodeCannotStayWith(int code) {
+        Diagnosis d = classify(Bundles.node(NODE).xid(0, code));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertFalse(d.degradation(), "a fatal XID is not degradation");
+        assertFalse(d.nodeMayStay(), "a fatal XID fences the node");
+    }
+
+    @Test
+    void xid61AMicroControllerBreakpointIsTheDriverOrFirmwaresSoInfrastructure() {
+        assertEquals(Family.INFRASTRUCTURE, classify(Bundles.node(NODE).xid(0, 61)).family());
+    }
+
+    @ParameterizedTest(name = "XID {0}")
+    @ValueSource(ints = {13, 31, 43, 68, 69})
+    void anApplicationXidReportedOnceIsTheApplications(int code) {
+        assertEquals(Family.APPLICATION, classify(Bundles.node(NODE).xid(4, code)).family());
+    }
+
+    @ParameterizedTest(name = "XID {0}")
+    @ValueSource(ints = {13, 31})
+    void anXidThatRepeatsOnTheSameGpuIsTheDevices(int code) {
+        EvidenceBundle b = Bundles.node(NODE).xid(4, code).xidCount(4, code, 5).build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.evidenceIds().contains(b.items().get(1).id()), "cites the exporter's count: " + d.evidenceIds());
+    }
+
+    @Test
+    void xid13OnceEachOnDifferentGpusStaysTheApplications() {
+        Diagnosis d = classify(Bundles.node(NODE).xid(1, 13).xid(5, 13).xidCount(1, 13, 1).xidCount(5, 13, 1));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+    }
+
+    @Test
+    void anUnchangedXidGaugeIsHistoryAndNeverAFaultAlone() {
+        Diagnosis d = classify(Bundles.node(NODE).xidUnchanged(2, 79));
+
+        assertEquals(Family.NONE, d.family(), d.cause());
+    }
+
+    @Test
+    void xid45IsACleanupSoTheFatalXidBeforeItDecides() {
+        EvidenceBundle b = Bundles.node(NODE).xid(7, 45).kernelXid(48, "An uncorrectable double bit error (DBE) has been detected").build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.evidenceIds().contains(idOf(b, Facts.ClusterEvent.class)), "cites the XID 48 line: " + d.evidenceIds());
+    }
+
+    @Test
+    void aKernelXidRelayedByNodeProblemDetectorIsClassifiedByItsCode() {
+        EvidenceBundle b = Bundles.node(NODE).kernelXid(79, "GPU has fallen off the bus.").build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.evidenceIds().contains(idOf(b, Facts.ClusterEvent.class)), "cites " + d.evidenceIds());
+    }
+
+    // --- contained errors and degradation: the node stays ---
+
+    @Test
+    void aContainedEccErrorXid94IsTheDevicesButTheNodeStays() {
+        Diagnosis d = classify(Bundles.node(NODE).holds(3, "ml", "train-0").xid(3, 94));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.nodeMayStay(), "contained: the app restarts, the node stays");
+        assertFalse(d.degradation());
+    }
+
+    @ParameterizedTest(name = "XID {0}")
+    @ValueSource(ints = {63, 92})
+    void aDegradationXidIsADeviceDegradationTooWeakForAnyAction(int code) {
+        Diagnosis d = classify(Bundles.node(NODE).xid(3, code));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.degradation(), "degradation flag");
+        assertTrue(d.nodeMayStay());
+        assertTrue(d.confidence() < lowestActingConfidence(), "low confidence, escalated not acted on: " + d.confidence());
+    }
+
+    @Test
+    void retiredPagesOfBothKindsAddingUpTo63AreDegradation() {
+        Diagnosis d = classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_RETIRED_SBE", 1, 40).dcgm("DCGM_FI_DEV_RETIRED_DBE", 1, 24));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.degradation(), "retired pages at the limit: plan a replacement, don't act");
+    }
+
+    @ParameterizedTest(name = "clock event reasons {0}")
+    @ValueSource(ints = {0x8, 0x40, 0x80, 0x40 | 0x1})
+    void hardwareSlowdownThermalOrPowerBrakeClockReasonsAreDegradation(int reasons) {
+        Diagnosis d = classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", 0, reasons));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.degradation(), "slow, not broken");
+    }
+
+    @Test
+    void aSoftwarePowerCapClockReasonIsNoFault() {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", 0, 0x4)).family());
+    }
+
+    @Test
+    void aGpuWithinAFewDegreesOfItsSlowdownLimitIsDegradation() {
+        Diagnosis d = classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_GPU_TEMP", 6, 86));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.degradation());
+    }
+
+    @Test
+    void aFatalXidBesideThermalThrottlingIsNotMereDegradation() {
+        Diagnosis d = classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", 2, 0x40).xid(2, 79));
+
+        assertEquals(Family.DEVICE, d.family());
+        assertFalse(d.degradation());
+        assertFalse(d.nodeMayStay());
+    }
+
+    // --- DCGM counters and thresholds ---
+
+    @Test
+    void anyIncreaseOfDoubleBitEccErrorsIsADeviceFault() {
+        Diagnosis d = classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 5, 3, 2));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertFalse(d.degradation());
+    }
+
+    @Test
+    void aDoubleBitEccCounterThatDidNotMoveIsNoFault() {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 5, 2, 2)).family());
+    }
+
+    @Test
+    void aRowRemapFailureIsADeviceFault() {
+        Diagnosis d = classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_ROW_REMAP_FAILURE", 1, 1));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertFalse(d.nodeMayStay());
+    }
+
+    @Test
+    void pcieReplaysAboveEightAMinuteAreTheDevices() {
+        // 100 replays in the ten minutes between the readings: 10 a minute.
+        assertEquals(Family.DEVICE, classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", 0, 1100, 1000)).family());
+    }
+
+    @Test
+    void pcieReplaysBelowEightAMinuteAreNoFault() {
+        // 50 replays in ten minutes: 5 a minute.
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", 0, 1050, 1000)).family());
+    }
+
+    @Test
+    void nvlinkCrcErrorsAtAHundredPerSecondAreTheDevices() {
+        // 120 per second over the ten minutes between the readings.
+        assertEquals(Family.DEVICE,
+                classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", 0, 120 * 600, 0)).family());
+    }
+
+    @Test
+    void readingsInsideTheirLimitsAreNoFault() {
+        Diagnosis d = classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_GPU_TEMP", 0, 61).dcgm("DCGM_FI_DEV_MEMORY_TEMP", 0, 70)
+                .dcgm("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 0, 0, 0).dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", 0, 0));
+
+        assertEquals(Family.NONE, d.family(), d.cause());
+    }
+
+    @Test
+    void anAlertWithoutSupportingEvidenceIsNone() {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).ready().gpus(8, 8)).family());
+    }
+
+    // --- device health as Kubernetes reports it ---
+
+    @Test
+    void allocatableBelowCapacityIsADeviceTheDevicePluginMarkedUnhealthy() {
+        EvidenceBundle b = Bundles.node(NODE).gpus(8, 7).build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.evidenceIds().contains(idOf(b, Facts.AcceleratorCapacity.class)));
+    }
+
+    @Test
+    void noGpuCapacityOnANodeLabelledForGpusIsInfrastructure() {
+        assertEquals(Family.INFRASTRUCTURE, classify(Bundles.node(NODE).capacity("nvidia.com/gpu", 0, 0, 8)).family());
+    }
+
+    @Test
+    void anUnhealthyDeviceInAllocatedResourcesStatusIsTheDevices() {
+        EvidenceBundle b = Bundles.node(NODE).deviceHealth("serve", "llm-0", "GPU-5c1e", "Unhealthy").build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.evidenceIds().contains(idOf(b, Facts.DeviceHealth.class)));
+    }
+
+    @Test
+    void aHealthyDeviceInAllocatedResourcesStatusIsNoFault() {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).deviceHealth("serve", "llm-0", "GPU-5c1e", "Healthy")).family());
+    }
+
+    @Test
+    void anEnforcedDraDeviceTaintIsTheDevices() {
+        EvidenceBundle b = Bundles.node(NODE).deviceTaint("gpu-3", "example.com/unhealthy", "NoExecute").build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.evidenceIds().contains(idOf(b, Facts.DeviceTaint.class)));
+    }
+
+    @Test
+    void aCloudAgentsGpuMissingConditionIsTheDevices() {
+        assertEquals(Family.DEVICE, classify(Bundles.node(NODE).condition("GPUMissing", "True", "GPUMissing", "expected 8 GPUs, found 7"))
+                .family());
+    }
+
+    @Test
+    void aTpuUnhealthyConditionIsTheDevices() {
+        assertEquals(Family.DEVICE, classify(Bundles.node("gke-tpu-v5p-0").condition("TPUUnhealthy", "True", "ChipError", "chip 2"))
+                .family());
+    }
+
+    // --- infrastructure: node, node agents, runtime ---
+
+    @Test
+    void aNotReadyNodeIsInfrastructure() {
+        EvidenceBundle b = Bundles.node(NODE).notReady().build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.evidenceIds().contains(idOf(b, Facts.NodeCondition.class)));
+    }
+
+    @Test
+    void aCrashLoopingDevicePluginIsInfrastructure() {
+        EvidenceBundle b = Bundles.node(NODE).agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", "nvidia-device-plugin-daemonset-x7k2p")
+                .build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.evidenceIds().contains(idOf(b, Facts.ContainerState.class)));
+    }
+
+    @Test
+    void aDriverLibraryVersionMismatchIsInfrastructure() {
+        Diagnosis d = classify(Bundles.node(NODE)
+                .agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", "nvidia-device-plugin-daemonset-x7k2p")
+                .agentLog(PodRole.DEVICE_PLUGIN, "gpu-operator", "nvidia-device-plugin-daemonset-x7k2p", "nvml-mismatch",
+                        "E1130 09:58:01 main.go:132] Failed to initialize NVML: Driver/library version mismatch"));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+    }
+
+    static Stream<Arguments> infrastructureEvents() {
+        return Stream.of(
+                Arguments.of("UnexpectedAdmissionError", "Allocate failed due to device plugin GetPreferredAllocation rpc failed"),
+                Arguments.of("FailedCreatePodSandBox", "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get"
+                        + " sandbox runtime: no runtime for \"nvidia\" is configured"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("infrastructureEvents")
+    void aPodEventOfTheAcceleratorRuntimeIsInfrastructure(String reason, String message) {
+        assertEquals(Family.INFRASTRUCTURE, classify(Bundles.node(NODE).podEvent("ml", "train-0", reason, message)).family());
+    }
+
+    // --- logs: what the workload or a node agent printed ---
+
+    static Stream<Arguments> applicationLines() {
+        return Stream.of(
+                Arguments.of("cuda-oom", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"),
+                Arguments.of("device-side-assert", "RuntimeError: CUDA error: device-side assert triggered"),
+                Arguments.of("python-traceback", "Traceback (most recent call last):"),
+                Arguments.of("hip-oom", "RuntimeError: HIP out of memory. Tried to allocate 4.00 GiB"),
+                Arguments.of("cuda-oom", "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to"
+                        + " allocate 17.2G on TPU"));
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("applicationLines")
+    void aCrashLoopWithAnApplicationsLogSignatureIsTheApplicationsCitingTheLine(String signature, String line) {
+        EvidenceBundle b = Bundles.pod("ml", "finetune-0", NODE).podCrashLooping("ml", "finetune-0").log("ml", "finetune-0", signature, line)
+                .build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+        assertTrue(d.evidenceIds().contains(idOf(b, Facts.LogMatch.class)), "cites the log line: " + d.evidenceIds());
+    }
+
+    @Test
+    void aContainerOomKilledForHostMemoryIsTheApplications() {
+        assertEquals(Family.APPLICATION, classify(Bundles.pod("ml", "etl-0", NODE).podTerminated("ml", "etl-0", "OOMKilled", 137)).family());
+    }
+
+    static Stream<Arguments> deviceLines() {
+        return Stream.of(
+                Arguments.of("gpu-lost", "RuntimeError: CUDA error: GPU is lost"),
+                Arguments.of("uncorrectable-ecc", "RuntimeError: CUDA error: uncorrectable ECC error encountered"),
+                Arguments.of("amd-gpu-fault", "amdgpu: GPU reset begin!"),
+                Arguments.of("tpu-hardware", "TPU chip 2 (/dev/vfio/2): fatal hardware error: HBM uncorrectable ECC error"));
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("deviceLines")
+    void aLogLineOfAFailingAcceleratorPointsAtTheDevice(String signature, String line) {
+        assertEquals(Family.DEVICE, classify(Bundles.pod("ml", "train-0", NODE).podCrashLooping("ml", "train-0")
+                .log("ml", "train-0", signature, line)).family());
+    }
+
+    static Stream<Arguments> infrastructureLines() {
+        return Stream.of(
+                Arguments.of("nvml-mismatch", "Failed to initialize NVML: Driver/library version mismatch"),
+                Arguments.of("tpu-runtime", "RuntimeError: TPU initialization failed: Failed to get TPU metadata"));
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("infrastructureLines")
+    void aLogLineOfABrokenAcceleratorStackIsInfrastructure(String signature, String line) {
+        assertEquals(Family.INFRASTRUCTURE, classify(Bundles.pod("ml", "train-0", NODE).podCrashLooping("ml", "train-0")
+                .log("ml", "train-0", signature, line)).family());
+    }
+
+    // --- AMD ---
+
+    @Test
+    void anIncreaseOfAnAmdGpusUncorrectableEccErrorsIsADeviceFault() {
+        assertEquals(Family.DEVICE, classify(Bundles.node("mi300x-04").dcgm("gpu_ecc_uncorrect_total", 3, 2, 0)).family());
+    }
+
+    // --- missing evidence ---
+
+    @Test
+    void aMissingMetricsSourceLowersConfidenceAndIsSaid() {
+        Bundles oom = Bundles.pod("ml", "finetune-0", NODE).podCrashLooping("ml", "finetune-0")
+                .log("ml", "finetune-0", "cuda-oom", "torch.OutOfMemoryError: CUDA out of memory.");
+        Diagnosis all = RULES.classify(oom.build());
+        Diagnosis blind = RULES.classify(oom.gap(Source.METRICS, "dcgm-exporter on " + NODE + " refused the connection").build());
+
+        assertEquals(all.family(), blind.family());
+        assertTrue(blind.confidence() < all.confidence(), blind.confidence() + " vs " + all.confidence());
+        assertTrue(blind.notes().stream().anyMatch(n -> n.contains("metrics") && n.contains("refused the connection")), "notes: "
+                + blind.notes());
+    }
+
+    @Test
+    void anUnreadableClusterKeepsEvenAFatalXidBelowActing() {
+        Diagnosis d = classify(Bundles.node(NODE).xid(2, 79).gap(Source.CLUSTER, "cluster state unreadable: 503 Service Unavailable"));
+
+        assertEquals(Family.DEVICE, d.family());
+        assertTrue(d.confidence() < lowestActingConfidence(), "confidence " + d.confidence());
+        assertTrue(d.notes().stream().anyMatch(n -> n.contains("503 Service Unavailable")), "notes: " + d.notes());
+    }
+
+    @Test
+    void theSameBundleAlwaysGivesTheSameDiagnosis() {
+        EvidenceBundle b = Bundles.node(NODE).holds(2, "ml", "train-0").xid(2, 79).podCrashLooping("ml", "train-0")
+                .log("ml", "train-0", "nccl-timeout", "[Rank 3] Watchdog caught collective operation timeout").build();
+
+        assertEquals(RULES.classify(b), RULES.classify(b));
+    }
+}
