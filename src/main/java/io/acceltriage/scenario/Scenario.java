@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A replayable incident, format version 1 ({@code shared/scenarios/FORMAT.md}). Unknown fields are
+ * A replayable incident, format version 1 ({@code docs/SCENARIO-FORMAT.md}). Unknown fields are
  * an error except under metadata.annotations; later versions only add optional fields.
  */
 public record Scenario(String apiVersion, String kind, Metadata metadata, Spec spec) {
