@@ -21,6 +21,8 @@ import io.acceltriage.evidence.Rollouts;
 import io.acceltriage.notify.Escalations;
 import io.acceltriage.notify.Notice;
 import io.acceltriage.policy.Breaker;
+import io.acceltriage.policy.BreakerControl;
+import io.acceltriage.policy.CircuitBreakerControl;
 import io.acceltriage.policy.Policy;
 import io.acceltriage.policy.PolicySource;
 import io.acceltriage.policy.StoredBreaker;
@@ -159,6 +161,13 @@ class Wiring {
                 "The circuit breaker tripped: " + trip.reason() + ". Every action escalates until a person resets it.",
                 List.of("circuit breaker tripped: " + trip.reason() + "; reset with POST /api/v1/breaker/reset after checking the fleet"),
                 "/api/v1/breaker")));
+    }
+
+    /** The breaker for the fleet page, chat's "reset breaker" and /metrics: the same stored row. */
+    @Produces
+    @Singleton
+    CircuitBreakerControl breakerControl(Breaker breaker) {
+        return new BreakerControl(breaker);
     }
 
     @Produces

@@ -19,6 +19,7 @@ import io.acceltriage.policy.Proposal;
 import io.acceltriage.policy.Verdict;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * One triage, start to verdicts: gather evidence, classify, plan, and judge every proposal against
@@ -33,16 +34,24 @@ public final class Responder {
     private final RulesPlanner planner;
     private final PolicyEngine policy;
     private final SummaryWriter summaries;
-    private final ModelAgent agent;
+    private final ModelStep agent;
+
+    /**
+     * What the model does after the rules: {@link ModelAgent#review} (investigate every incident,
+     * as replay measures it) or {@link ModelAgent#respond} (only where it adds something, live).
+     */
+    interface ModelStep {
+        Assessment after(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates);
+    }
 
     public Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
             SummaryWriter summaries) {
         this(gatherer, classifier, planner, policy, summaries, null);
     }
 
-    /** {@code agent}: the model that reviews the rules' assessment; null = rules only. */
-    public Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
-            SummaryWriter summaries, ModelAgent agent) {
+    /** {@code agent}: the model's step after the rules' assessment; null = rules only. */
+    Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
+            SummaryWriter summaries, ModelStep agent) {
         this.agent = agent;
         this.gatherer = gatherer;
         this.classifier = classifier;
@@ -75,7 +84,7 @@ public final class Responder {
                 null, null);
         Assessment rules = unsummarised.withSummary(summaries.write(unsummarised));
         // The model investigates after the rules, which are its cross-check and its fallback.
-        return agent == null ? rules : agent.review(rules, p -> policy.decide(p, ctx), summaries);
+        return agent == null ? rules : agent.after(rules, p -> policy.decide(p, ctx), summaries);
     }
 
     private static String summaryLabel(Alert a) {

@@ -54,31 +54,43 @@ public class ResponderFactory {
         this.summary = summary;
     }
 
-    /** A responder for the live service: the model reviews the rules' work when one is configured. */
+    /** A responder as the live service runs one, with a fixed policy: the model where it adds something. */
     public Responder build(KubeApi cluster, MetricsSource metrics, Policy policy) {
-        return build(cluster, metrics, policy, models.agent().orElse(null));
+        EvidenceGatherer gatherer = EvidenceGatherer.over(cluster, metrics, toolsets, signatures, nodeAgents, sources);
+        Classifier classifier = new Classifier(xids, toolsets, signatures, clusterSignals);
+        PolicyEngine engine = new PolicyEngine(policy, cluster.census(nodeAgents.poolLabels(), nodeAgents.acceleratorResources()));
+        return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary), liveModel());
     }
 
-    /** {@code agent}: the model to review with, null for rules only (plain scenario replay). */
+    /**
+     * {@code agent}: the model that investigates every replayed incident (eval --llm measures its
+     * conclusions against the scenarios' expectations), null for rules only (plain scenario replay).
+     */
     public Responder build(KubeApi cluster, MetricsSource metrics, Policy policy, ModelAgent agent) {
         EvidenceGatherer gatherer = EvidenceGatherer.over(cluster, metrics, toolsets, signatures, nodeAgents, sources);
         Classifier classifier = new Classifier(xids, toolsets, signatures, clusterSignals);
         PolicyEngine engine = new PolicyEngine(policy, cluster.census(nodeAgents.poolLabels(), nodeAgents.acceleratorResources()));
-        return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary), agent);
+        return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary),
+                agent == null ? null : agent::review);
+    }
+
+    /** The configured model's live step (investigate where the rules are weak, summarise always); null in rules mode. */
+    private Responder.ModelStep liveModel() {
+        return models.agent().<Responder.ModelStep>map(a -> a::respond).orElse(null);
     }
 
     public ModelMode models() {
         return models;
     }
 
-    /** The live responder: the policy as reloaded, budgets from past actions, the stored breaker. */
+    /** The live responder: the policy as reloaded, budgets from past actions, the stored breaker, the configured model. */
     public Responder build(KubeApi cluster, MetricsSource metrics, java.util.function.Supplier<Policy> policy,
             io.acceltriage.policy.ActionHistory history, io.acceltriage.policy.Breaker breaker) {
         EvidenceGatherer gatherer = EvidenceGatherer.over(cluster, metrics, toolsets, signatures, nodeAgents, sources);
         Classifier classifier = new Classifier(xids, toolsets, signatures, clusterSignals);
         PolicyEngine engine = new PolicyEngine(policy, cluster.census(nodeAgents.poolLabels(), nodeAgents.acceleratorResources()),
                 history, breaker, java.time.Clock.systemUTC());
-        return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary));
+        return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary), liveModel());
     }
 
     public Toolsets toolsets() {

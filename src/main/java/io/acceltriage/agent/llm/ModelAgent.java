@@ -80,6 +80,68 @@ public final class ModelAgent {
         return settings.model();
     }
 
+    /**
+     * The live service's use of the model: an investigation where {@link ModelScope} says the rules
+     * are weak, else the human summary of the rules' own assessment. Either way the rules' assessment
+     * is what stands when the model fails, and policy judges whatever it proposes.
+     */
+    public Assessment respond(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates) {
+        Optional<String> investigate = ModelScope.investigateBecause(rules);
+        if (investigate.isPresent()) {
+            LOG.debugf("model %s investigates %s: %s", settings.model(), rules.subject().key(), investigate.get());
+            return review(rules, policy, templates);
+        }
+        return summarise(rules);
+    }
+
+    /**
+     * Only the summary, over the rules' diagnosis and verdicts: nothing the model writes here can
+     * change a decision. A failed or rejected summary leaves the template's, and says so.
+     */
+    Assessment summarise(Assessment rules) {
+        RunGuard guard = new RunGuard(settings);
+        List<String> guardrails = new ArrayList<>();
+        List<Redaction> redactions = new ArrayList<>();
+        CallLedger.Run run = new CallLedger.Run(guard, "summarise");
+        try (run) {
+            Optional<String> summary = modelSummary(run, rules, rules.diagnosis().family(), rules.diagnosis().cause(), redactions,
+                    guardrails);
+            // The guardrail that fired is the reason the rules' template stands: recorded as the fallback.
+            String fallback = summary.isPresent() ? null : guardrails.remove(guardrails.size() - 1);
+            if (fallback != null) {
+                guardrails.add("fallback: " + fallback);
+                LOG.warnf("model %s did not summarise %s, the rules' summary stands: %s", settings.model(), rules.subject().key(), fallback);
+            }
+            ModelRun mr = ModelRun.of(settings.model(), null, null, List.of(), null, summary.isPresent(), run.calls, redactions,
+                    guardrails, fallback);
+            return new Assessment(rules.mode(), rules.subject(), rules.alerts(), rules.evidence(), rules.diagnosis(),
+                    rules.judgements(), rules.escalationReasons(), summary.orElse(rules.summary()), mr);
+        }
+    }
+
+    /**
+     * One summarise round trip over {@code draft}; empty (with the guardrail that fired added) when
+     * the call failed or the text cites what the bundle does not hold.
+     */
+    private Optional<String> modelSummary(CallLedger.Run run, Assessment draft, Family family, String cause,
+            List<Redaction> redactions, List<String> guardrails) {
+        try {
+            OutboundText.Redacted input = redactor.redact(BundleText.forSummary(draft, family, cause), "summary input");
+            redactions.addAll(input.redactions());
+            Summariser summariser = AiServices.builder(Summariser.class).chatModel(model)
+                    .systemMessageProvider(id -> summarisePrompt).build();
+            run.begin("summarise");
+            HumanSummary s = call(run, () -> summariser.summarise(input.text()));
+            Optional<String> problem = s == null ? Optional.of("no summary")
+                    : CitationCheck.problem(s.text(), s.evidenceIds(), draft.evidence());
+            if (problem.isEmpty()) return Optional.of(s.text().strip());
+            guardrails.add("citation: summary rejected, template used: " + problem.get());
+        } catch (RunStopped e) {
+            guardrails.add("summary failed, template used: " + e.getMessage());
+        }
+        return Optional.empty();
+    }
+
     /** Reviews the rules' assessment with the model; returns the assessment to act on. */
     public Assessment review(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates) {
         EvidenceBundle bundle = rules.evidence();
@@ -149,25 +211,9 @@ public final class ModelAgent {
             }
             Assessment draft = new Assessment(settings.model(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(),
                     judgements, escalation, null, null);
-            String summary = templates.write(draft);
-            boolean accepted = false;
-            try {
-                OutboundText.Redacted input = redactor.redact(BundleText.forSummary(draft, family, inv.cause()), "summary input");
-                redactions.addAll(input.redactions());
-                Summariser summariser = AiServices.builder(Summariser.class).chatModel(model)
-                        .systemMessageProvider(id -> summarisePrompt).build();
-                run.begin("summarise");
-                HumanSummary s = call(run, () -> summariser.summarise(input.text()));
-                Optional<String> problem = s == null ? Optional.of("no summary") : CitationCheck.problem(s.text(), s.evidenceIds(), bundle);
-                if (problem.isEmpty()) {
-                    summary = s.text().strip();
-                    accepted = true;
-                } else {
-                    guardrails.add("citation: summary rejected, template used: " + problem.get());
-                }
-            } catch (RunStopped e) {
-                guardrails.add("summary failed, template used: " + e.getMessage());
-            }
+            Optional<String> written = modelSummary(run, draft, family, inv.cause(), redactions, guardrails);
+            String summary = written.orElseGet(() -> templates.write(draft));
+            boolean accepted = written.isPresent();
             ModelRun mr = ModelRun.of(settings.model(), family.wireName(), inv.cause(), cited, disagreement.isEmpty(), accepted,
                     run.calls, redactions, guardrails, null);
             return new Assessment(settings.model(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(), judgements,

@@ -27,6 +27,7 @@ public class ModelMode {
     private final HistoryTools history;
     private final Instance<ModelCallListener> listeners;
     private ModelAgent agent;
+    private volatile EndpointProbe probe;
 
     ModelMode(@ConfigProperty(name = "acceltriage.llm.base-url") Optional<String> baseUrl,
             @ConfigProperty(name = "acceltriage.llm.api-key") Optional<String> apiKey,
@@ -62,6 +63,15 @@ public class ModelMode {
         if (configured()) {
             LOG.infof("mode: model %s at %s (budget per incident: %d steps, %d tokens, %ds); the rules cross-check it and take over when it fails",
                     settings.model(), settings.baseUrl(), settings.maxSteps(), settings.maxTokens(), settings.maxTime().toSeconds());
+            // Off the start-up path: a dead endpoint must not delay readiness; the rules work without it.
+            Thread t = new Thread(() -> {
+                EndpointProbe p = EndpointProbe.of(settings);
+                probe = p;
+                if (p.reachable()) LOG.infof("model endpoint %s %s", settings.baseUrl(), p.detail());
+                else LOG.warnf("model endpoint %s is unreachable (%s): the rules decide until it answers", settings.baseUrl(), p.detail());
+            }, "acceltriage-model-probe");
+            t.setDaemon(true);
+            t.start();
         } else {
             LOG.info("mode: rules (no model configured; set ACCELTRIAGE_LLM_BASE_URL, ACCELTRIAGE_LLM_API_KEY and ACCELTRIAGE_LLM_MODEL to add one)");
         }
@@ -74,6 +84,11 @@ public class ModelMode {
     /** "rules", or the model's name. */
     public String label() {
         return configured() ? settings.model() : "rules";
+    }
+
+    /** What the start-up probe of the endpoint found; empty in rules mode or while it runs. */
+    public Optional<EndpointProbe> probe() {
+        return Optional.ofNullable(probe);
     }
 
     public LlmSettings settings() {

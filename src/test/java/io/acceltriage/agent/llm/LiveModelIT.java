@@ -1,0 +1,175 @@
+package io.acceltriage.agent.llm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.acceltriage.testing.ServerProcess;
+import io.acceltriage.testing.ServiceProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue #16, through the packaged jar: with ACCELTRIAGE_LLM_BASE_URL set, the live service really
+ * calls the model — for the summary of a clear XID 79 (on a node of the training gang), for an investigation of an XID 31 the rules
+ * classify with low confidence — and every call is in that incident's audit. When the model answers
+ * 500 or hangs past the timeout, the incident still concludes by the rules and the audit says so.
+ * The model is a scripted OpenAI-compatible server on loopback that counts what it is sent.
+ */
+class LiveModelIT {
+
+    private static final String ADMIN = "live-model-admin-token-0123456789";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern EVIDENCE_LINE = Pattern.compile("(?m)^(E\\d+) \\[");
+    private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS) // a failure keeps service.log
+    Path data;
+
+    @Test
+    void theLiveServiceCallsTheModelWhereItAddsSomethingAndTheRulesTakeOverWhenItFails() throws Exception {
+        AtomicReference<Function<JsonNode, ScriptedModelServer.Reply>> model = new AtomicReference<>(LiveModelIT::agreeable);
+        try (ScriptedModelServer server = new ScriptedModelServer().otherwise(req -> model.get().apply(req));
+                ServiceProcess service = ServiceProcess.start(data, Map.of(
+                        "ACCELTRIAGE_ACCESS_TOKENS", "live-test:admin:" + ADMIN,
+                        "ACCELTRIAGE_LLM_BASE_URL", server.baseUrl(),
+                        "ACCELTRIAGE_LLM_API_KEY", "sk-live-test-not-real",
+                        "ACCELTRIAGE_LLM_MODEL", ScriptedModelServer.MODEL,
+                        "ACCELTRIAGE_LLM_TIMEOUT", TIMEOUT.toSeconds() + "s"))) {
+            service.awaitReady(Duration.ofSeconds(120));
+
+            JsonNode mode = json(service.awaitBody("/api/v1/mode", ADMIN, Duration.ofSeconds(20), b -> b.contains("\"reachable\"")));
+            assertEquals("model", mode.path("mode").asText());
+            assertEquals(ScriptedModelServer.MODEL, mode.path("model").asText());
+            assertTrue(mode.path("endpointProbe").path("reachable").asBoolean(), mode.toString());
+
+            // A clear XID 79 (device, high confidence): the rules decide, the model writes the summary.
+            JsonNode xid79 = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}", "gpu-h100-03");
+            assertEquals(List.of("summarise"), purposesSentFor(server, "gpu-h100-03"), "one summary, no investigation of a clear case");
+            List<JsonNode> calls = audit(service, xid79, "model.call");
+            assertEquals(List.of("summarise"), calls.stream().map(c -> c.path("payload").path("purpose").asText()).toList());
+            assertEquals("ok", calls.get(0).path("payload").path("outcome").asText());
+            assertTrue(calls.get(0).path("payload").path("tokensIn").asLong() > 0, calls.toString());
+            assertTrue(xid79.path("summary").asText().startsWith("Scripted summary"), xid79.path("summary").asText());
+
+            // An XID 31 the rules call application with low confidence: the model investigates, then summarises.
+            JsonNode xid31 = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-08\",\"gpu\":1,\"xid\":31}", "gpu-h100-08");
+            assertTrue(xid31.path("confidence").asDouble() < ModelScope.UNSURE_BELOW, xid31.toString());
+            assertEquals(List.of("investigate", "summarise"), purposesSentFor(server, "gpu-h100-08"));
+            assertEquals(2, audit(service, xid31, "model.call").size());
+            assertTrue(audit(service, xid31, "guardrail").stream().anyMatch(g -> g.path("payload").path("guard").asText().equals("cross-check")
+                    && g.path("payload").path("agrees").asBoolean()), "the rules cross-checked the model's family");
+
+            // The model answers 500: the rules' assessment and template stand, and the audit says why.
+            model.set(req -> new ScriptedModelServer.Reply(500, "{\"error\":{\"message\":\"upstream exploded\"}}", 0));
+            JsonNode failed = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-06\",\"gpu\":5,\"xid\":79}", "gpu-h100-06");
+            assertTookOver(service, failed, "server-error");
+            assertTrue(failed.path("summary").asText().startsWith("DEVICE fault on node:gpu-h100-06"), failed.path("summary").asText());
+
+            // The model hangs past the timeout on an investigation: still concluded, within the timeout and a margin.
+            model.set(req -> new ScriptedModelServer.Reply(200, agreeable(req).body(), 15_000));
+            long started = System.nanoTime();
+            JsonNode hung = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-07\",\"gpu\":1,\"xid\":31}", "gpu-h100-07");
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            assertTookOver(service, hung, "timeout");
+            assertTrue(took.compareTo(TIMEOUT.multipliedBy(2).plusSeconds(8)) < 0, "concluded in " + took.toMillis() + " ms");
+            assertEquals(hung.path("family").asText(), "application", "the rules' family stands");
+        }
+    }
+
+    @Test
+    void anUnreachableModelEndpointIsSaidOnTheModeEndpointAndEverySeamOfThePackagedServiceResolves() throws Exception {
+        int closed = ServerProcess.freePort(); // nothing listens there
+        try (ServiceProcess service = ServiceProcess.start(data, Map.of(
+                "ACCELTRIAGE_ACCESS_TOKENS", "live-test:admin:" + ADMIN,
+                "ACCELTRIAGE_LLM_BASE_URL", "http://127.0.0.1:" + closed + "/v1",
+                "ACCELTRIAGE_LLM_MODEL", "nobody-home"))) {
+            service.awaitReady(Duration.ofSeconds(120));
+            JsonNode mode = json(service.awaitBody("/api/v1/mode", ADMIN, Duration.ofSeconds(20), b -> b.contains("\"reachable\"")));
+            assertEquals("model", mode.path("mode").asText());
+            assertFalse(mode.path("endpointProbe").path("reachable").asBoolean(true), mode.toString());
+            assertTrue(mode.path("endpointProbe").path("detail").asText().startsWith("unreachable"), mode.toString());
+
+            // The seams the pages, chat and /metrics ask for are built into the jar, not only into the tests.
+            String fleet = service.get("/fleet", ADMIN).body();
+            assertFalse(fleet.contains("not built into this version"), fleet);
+            assertTrue(fleet.contains("Circuit breaker:</b>") && fleet.contains("closed"), fleet);
+            assertTrue(service.get("/metrics", null).body().contains("\nacceltriage_circuit_breaker_tripped 0.0"), "the gauge is set");
+        }
+    }
+
+    /** What a cooperative model answers: the investigation agrees with the rules' XID reading, the summary cites real evidence. */
+    private static ScriptedModelServer.Reply agreeable(JsonNode request) {
+        String sent = sent(request);
+        List<String> ids = new ArrayList<>();
+        Matcher m = EVIDENCE_LINE.matcher(sent);
+        while (m.find() && ids.size() < 2) ids.add(m.group(1));
+        if (request.has("tools")) {
+            String family = sent.contains("GpuXidApplicationFault") ? "APPLICATION" : "DEVICE";
+            return ScriptedModelServer.answer(Map.of("family", family, "cause", "the XID in the alert", "evidenceIds", ids,
+                    "proposals", List.of()));
+        }
+        return ScriptedModelServer.answer(Map.of("text", "Scripted summary: see [" + ids.get(0) + "].", "evidenceIds", ids));
+    }
+
+    private static String sent(JsonNode request) {
+        StringBuilder sb = new StringBuilder();
+        request.path("messages").forEach(msg -> sb.append(msg.path("content").asText()).append('\n'));
+        return sb.toString();
+    }
+
+    /** The purposes of the requests about {@code node}, in order: investigation requests carry tools. */
+    private static List<String> purposesSentFor(ScriptedModelServer server, String node) {
+        return server.requests().stream().filter(r -> sent(r).contains(node))
+                .map(r -> r.has("tools") ? "investigate" : "summarise").toList();
+    }
+
+    /** Injects a fault in the sandbox and waits until its incident has concluded (left triaging); returns the incident. */
+    private static JsonNode faultAndConclusion(ServiceProcess service, String fault, String node) throws IOException {
+        HttpResponse<String> r = service.postJson("/api/v1/sandbox/faults", ADMIN, fault);
+        assertEquals(202, r.statusCode(), r.body());
+        assertTrue(json(r.body()).path("delivered").asBoolean(), r.body());
+        String body = service.awaitBody("/api/v1/incidents?node=" + node, ADMIN, Duration.ofSeconds(60),
+                b -> b.contains("\"family\":\"") && !b.contains("\"state\":\"triaging\""));
+        return json(body).path("items").get(0);
+    }
+
+    private static void assertTookOver(ServiceProcess service, JsonNode incident, String outcome) {
+        List<JsonNode> calls = audit(service, incident, "model.call");
+        assertFalse(calls.isEmpty(), "the failed call is audited");
+        assertEquals(outcome, calls.get(calls.size() - 1).path("payload").path("outcome").asText(), calls.toString());
+        assertTrue(audit(service, incident, "guardrail").stream().anyMatch(g -> g.path("payload").path("guard").asText().equals("fallback")),
+                "the audit says the rules took over");
+    }
+
+    private static List<JsonNode> audit(ServiceProcess service, JsonNode incident, String kind) {
+        HttpResponse<String> r = service.get("/api/v1/audit?incident=" + incident.path("id").asText(), ADMIN);
+        assertEquals(200, r.statusCode(), r.body());
+        return StreamSupport.stream(json(r.body()).path("items").spliterator(), false)
+                .filter(x -> x.path("kind").asText().equals(kind)).toList();
+    }
+
+    private static JsonNode json(String body) {
+        try {
+            return JSON.readTree(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
