@@ -108,6 +108,20 @@ final class Chromium implements AutoCloseable {
         return call("GET", "/session/" + session + "/url", null).asText();
     }
 
+    /**
+     * The page's address once it satisfies {@code expected}, or as it is after 10 s. A click that submits
+     * a form returns before the browser has followed the answer's redirect.
+     */
+    String urlOnce(java.util.function.Predicate<String> expected) throws Exception {
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        String url = url();
+        while (!expected.test(url) && System.nanoTime() < until) {
+            Thread.sleep(50);
+            url = url();
+        }
+        return url;
+    }
+
     String source() throws Exception {
         return call("GET", "/session/" + session + "/source", null).asText();
     }

@@ -69,12 +69,14 @@ class ReviewPageBrowserTest {
 
             browser.type("#token", TestAuth.APPROVER);
             browser.click("button[type=submit]");
-            assertTrue(browser.url().endsWith("/incidents/" + incident), "after signing in, back to the incident: " + browser.url());
+            String after = browser.urlOnce(u -> u.endsWith("/incidents/" + incident));
+            assertTrue(after.endsWith("/incidents/" + incident), "after signing in, back to the incident: " + after);
             String page = browser.source();
             assertTrue(page.contains("test-approver") && page.contains("XID 79") && page.contains("drain-node"), page);
             assertTrue(browser.text("#action-" + pending.id()).contains("awaiting approval"), browser.text("#action-" + pending.id()));
 
             browser.click("#action-" + pending.id() + " button[name=approve]");
+            browser.urlOnce(u -> u.contains("notice="));
             String notice = browser.text("#notice");
             assertTrue(notice.toLowerCase().contains("approved") && notice.contains("succeeded"), notice);
             String row = browser.text("#action-" + pending.id());
