@@ -1,5 +1,6 @@
 package io.acceltriage.action;
 
+import io.acceltriage.store.Tx;
 import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Decision;
 import io.acceltriage.store.Database;
@@ -30,82 +31,92 @@ final class ActionStore {
         this.database = database;
     }
 
-    Optional<ActionRecord> byKey(Connection c, String key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where idempotency_key = ?")) {
-            ps.setString(1, key);
-            List<ActionRecord> r = map(ps);
-            return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
-        }
+    Optional<ActionRecord> byKey(Tx tx, String key) {
+        return tx.sql(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where idempotency_key = ?")) {
+                ps.setString(1, key);
+                List<ActionRecord> r = map(ps);
+                return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
+            }
+        });
     }
 
-    ActionRecord insert(Connection c, String key, String incidentId, ActionKind kind, String target, Decision decision,
-            ActionStatus status, boolean dryRun, String detail, String subjectUid) throws SQLException {
-        Instant now = Instant.now();
-        ActionRecord r = new ActionRecord("act-" + UUID.randomUUID().toString().substring(0, 13).replace("-", ""),
-                incidentId, kind, target, decision, status, dryRun, detail, now, now, subjectUid);
-        try (PreparedStatement ps = c.prepareStatement("insert into actions (id, idempotency_key, incident_id, kind, target,"
-                + " decision, status, dry_run, detail, created_at, updated_at, subject_uid) values (?,?,?,?,?,?,?,?,?,?,?,?)")) {
-            ps.setString(1, r.id());
-            ps.setString(2, key);
-            ps.setString(3, incidentId);
-            ps.setString(4, kind.wireName());
-            ps.setString(5, target);
-            ps.setString(6, decision.wireName());
-            ps.setString(7, status.name());
-            ps.setBoolean(8, dryRun);
-            ps.setString(9, detail);
-            ps.setTimestamp(10, Timestamp.from(now));
-            ps.setTimestamp(11, Timestamp.from(now));
-            ps.setString(12, subjectUid);
-            ps.executeUpdate();
-        }
-        return r;
+    ActionRecord insert(Tx tx, String key, String incidentId, ActionKind kind, String target, Decision decision,
+            ActionStatus status, boolean dryRun, String detail, String subjectUid) {
+        return tx.sql(c -> {
+            Instant now = Instant.now();
+            ActionRecord r = new ActionRecord("act-" + UUID.randomUUID().toString().substring(0, 13).replace("-", ""),
+                    incidentId, kind, target, decision, status, dryRun, detail, now, now, subjectUid);
+            try (PreparedStatement ps = c.prepareStatement("insert into actions (id, idempotency_key, incident_id, kind, target,"
+                    + " decision, status, dry_run, detail, created_at, updated_at, subject_uid) values (?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                ps.setString(1, r.id());
+                ps.setString(2, key);
+                ps.setString(3, incidentId);
+                ps.setString(4, kind.wireName());
+                ps.setString(5, target);
+                ps.setString(6, decision.wireName());
+                ps.setString(7, status.name());
+                ps.setBoolean(8, dryRun);
+                ps.setString(9, detail);
+                ps.setTimestamp(10, Timestamp.from(now));
+                ps.setTimestamp(11, Timestamp.from(now));
+                ps.setString(12, subjectUid);
+                ps.executeUpdate();
+            }
+            return r;
+        });
     }
 
-    ActionRecord update(Connection c, ActionRecord r, ActionStatus status, String detail) throws SQLException {
-        Instant now = Instant.now();
-        try (PreparedStatement ps = c.prepareStatement("update actions set status = ?, detail = ?, updated_at = ? where id = ?")) {
-            ps.setString(1, status.name());
-            ps.setString(2, detail);
-            ps.setTimestamp(3, Timestamp.from(now));
-            ps.setString(4, r.id());
-            ps.executeUpdate();
-        }
-        return new ActionRecord(r.id(), r.incidentId(), r.kind(), r.target(), r.decision(), status, r.dryRun(), detail,
-                r.createdAt(), now, r.subjectUid());
+    ActionRecord update(Tx tx, ActionRecord r, ActionStatus status, String detail) {
+        return tx.sql(c -> {
+            Instant now = Instant.now();
+            try (PreparedStatement ps = c.prepareStatement("update actions set status = ?, detail = ?, updated_at = ? where id = ?")) {
+                ps.setString(1, status.name());
+                ps.setString(2, detail);
+                ps.setTimestamp(3, Timestamp.from(now));
+                ps.setString(4, r.id());
+                ps.executeUpdate();
+            }
+            return new ActionRecord(r.id(), r.incidentId(), r.kind(), r.target(), r.decision(), status, r.dryRun(), detail,
+                    r.createdAt(), now, r.subjectUid());
+        });
     }
 
     /**
      * Moves an action from one status to another only if it is still in the first: two people
      * approving at once, or two replicas resuming, change it once. Empty when someone else won.
      */
-    Optional<ActionRecord> transition(Connection c, ActionRecord r, ActionStatus from, ActionStatus to, String detail,
-            String subjectUid) throws SQLException {
-        Instant now = Instant.now();
-        try (PreparedStatement ps = c.prepareStatement(
-                "update actions set status = ?, detail = ?, updated_at = ?, subject_uid = ? where id = ? and status = ?")) {
-            ps.setString(1, to.name());
-            ps.setString(2, detail);
-            ps.setTimestamp(3, Timestamp.from(now));
-            ps.setString(4, subjectUid);
-            ps.setString(5, r.id());
-            ps.setString(6, from.name());
-            if (ps.executeUpdate() == 0) return Optional.empty();
-        }
-        return Optional.of(new ActionRecord(r.id(), r.incidentId(), r.kind(), r.target(), r.decision(), to, r.dryRun(), detail,
-                r.createdAt(), now, subjectUid));
+    Optional<ActionRecord> transition(Tx tx, ActionRecord r, ActionStatus from, ActionStatus to, String detail,
+            String subjectUid) {
+        return tx.sql(c -> {
+            Instant now = Instant.now();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "update actions set status = ?, detail = ?, updated_at = ?, subject_uid = ? where id = ? and status = ?")) {
+                ps.setString(1, to.name());
+                ps.setString(2, detail);
+                ps.setTimestamp(3, Timestamp.from(now));
+                ps.setString(4, subjectUid);
+                ps.setString(5, r.id());
+                ps.setString(6, from.name());
+                if (ps.executeUpdate() == 0) return Optional.empty();
+            }
+            return Optional.of(new ActionRecord(r.id(), r.incidentId(), r.kind(), r.target(), r.decision(), to, r.dryRun(), detail,
+                    r.createdAt(), now, subjectUid));
+        });
     }
 
     Optional<ActionRecord> byId(String id) {
-        return database.read(c -> byId(c, id));
+        return database.read(c -> byId(Tx.over(c), id));
     }
 
-    Optional<ActionRecord> byId(Connection c, String id) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where id = ?")) {
-            ps.setString(1, id);
-            List<ActionRecord> r = map(ps);
-            return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
-        }
+    Optional<ActionRecord> byId(Tx tx, String id) {
+        return tx.sql(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where id = ?")) {
+                ps.setString(1, id);
+                List<ActionRecord> r = map(ps);
+                return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
+            }
+        });
     }
 
     List<ActionRecord> recent(int limit) {

@@ -1,5 +1,6 @@
 package io.acceltriage.action;
 
+import io.acceltriage.store.Tx;
 import io.acceltriage.audit.Actors;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;
@@ -66,15 +67,15 @@ public final class Executor {
         Mitigation m = mitigations.get(proposal.kind());
         String uid = initial == ActionStatus.PLANNED && m != null ? captureQuietly(m, proposal.target()) : null;
         ActionRecord[] created = new ActionRecord[1];
-        Optional<ActionRecord> existing = database.inTransaction(c -> {
-            Optional<ActionRecord> found = store.byKey(c, key);
+        Optional<ActionRecord> existing = database.transaction(tx -> {
+            Optional<ActionRecord> found = store.byKey(tx, key);
             if (found.isPresent()) {
                 return found;
             }
-            created[0] = store.insert(c, key, incidentId, proposal.kind(), proposal.target(), verdict.decision(), initial,
+            created[0] = store.insert(tx, key, incidentId, proposal.kind(), proposal.target(), verdict.decision(), initial,
                     verdict.dryRun(), String.join("; ", verdict.reasons()), uid);
             if (initial == ActionStatus.PLANNED) {
-                audit.append(c, incidentId, AuditKind.ACTION_STARTED, Actors.AGENT, payload(created[0], null));
+                audit.append(tx, incidentId, AuditKind.ACTION_STARTED, Actors.AGENT, payload(created[0], null));
                 // Claimed before commit: the resume loop can never pick up a row the worker is about to run.
                 running.add(created[0].id());
             }
@@ -130,9 +131,9 @@ public final class Executor {
         ActionStatus status = outcome.success() ? (record.dryRun() ? ActionStatus.DRY_RUN : ActionStatus.SUCCEEDED)
                 : ActionStatus.FAILED;
         Outcome finalOutcome = outcome;
-        ActionRecord finished = database.inTransaction(c -> {
-            ActionRecord updated = store.update(c, record, status, finalOutcome.detail());
-            audit.append(c, record.incidentId(), finalOutcome.success() ? AuditKind.ACTION_FINISHED : AuditKind.ACTION_FAILED,
+        ActionRecord finished = database.transaction(tx -> {
+            ActionRecord updated = store.update(tx, record, status, finalOutcome.detail());
+            audit.append(tx, record.incidentId(), finalOutcome.success() ? AuditKind.ACTION_FINISHED : AuditKind.ACTION_FAILED,
                     Actors.AGENT, payload(updated, finalOutcome));
             return updated;
         });
@@ -148,18 +149,18 @@ public final class Executor {
             check = Outcome.failed("could not verify: " + apiFailure(e), false);
         }
         Outcome result = check;
-        return database.inTransaction(c -> {
+        return database.transaction(tx -> {
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("action", record.id());
             p.put("kind", record.kind().wireName());
             p.put("target", record.target());
             p.put("verified", result.success());
             p.put("detail", result.detail());
-            audit.append(c, record.incidentId(), AuditKind.VERIFICATION, Actors.AGENT, p);
+            audit.append(tx, record.incidentId(), AuditKind.VERIFICATION, Actors.AGENT, p);
             if (result.success()) {
-                return store.update(c, record, ActionStatus.SUCCEEDED, record.detail() + "; verified: " + result.detail());
+                return store.update(tx, record, ActionStatus.SUCCEEDED, record.detail() + "; verified: " + result.detail());
             }
-            return store.update(c, record, ActionStatus.UNVERIFIED, record.detail() + "; verification failed: " + result.detail());
+            return store.update(tx, record, ActionStatus.UNVERIFIED, record.detail() + "; verification failed: " + result.detail());
         });
     }
 
@@ -251,12 +252,12 @@ public final class Executor {
             o = Outcome.failed(apiFailure(e), e.getCode() >= 500 || e.getCode() <= 0);
         }
         Outcome outcome = o;
-        return database.inTransaction(c -> {
+        return database.transaction(tx -> {
             Map<String, Object> p = payload(r, outcome);
             p.put("undo", true);
             p.put("by", by);
-            audit.append(c, r.incidentId(), outcome.success() ? AuditKind.ACTION_FINISHED : AuditKind.ACTION_FAILED, by, p);
-            return outcome.success() ? store.update(c, r, ActionStatus.UNDONE, r.detail() + "; undone by " + by + ": " + outcome.detail())
+            audit.append(tx, r.incidentId(), outcome.success() ? AuditKind.ACTION_FINISHED : AuditKind.ACTION_FAILED, by, p);
+            return outcome.success() ? store.update(tx, r, ActionStatus.UNDONE, r.detail() + "; undone by " + by + ": " + outcome.detail())
                     : r;
         });
     }

@@ -1,5 +1,6 @@
 package io.acceltriage.action;
 
+import io.acceltriage.store.Tx;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.policy.Breaker;
 import io.acceltriage.policy.Policy;
@@ -71,12 +72,12 @@ public final class PolicyApprovals implements Approvals {
                     "approved, but not run: " + why);
         }
         String uid = executor.capture(r.kind(), r.target());
-        Optional<ActionRecord> planned = executor.database().inTransaction(c -> {
-            Optional<ActionRecord> moved = executor.store().transition(c, r, ActionStatus.AWAITING_APPROVAL, ActionStatus.PLANNED,
+        Optional<ActionRecord> planned = executor.database().transaction(tx -> {
+            Optional<ActionRecord> moved = executor.store().transition(tx, r, ActionStatus.AWAITING_APPROVAL, ActionStatus.PLANNED,
                     r.detail() + "; approved by " + approver, uid);
             if (moved.isPresent()) {
-                executor.audit().append(c, r.incidentId(), AuditKind.APPROVAL, approver, decision(moved.get(), "approved", approver, null));
-                executor.audit().append(c, r.incidentId(), AuditKind.ACTION_STARTED, approver, Executor.payload(moved.get(), null));
+                executor.audit().append(tx, r.incidentId(), AuditKind.APPROVAL, approver, decision(moved.get(), "approved", approver, null));
+                executor.audit().append(tx, r.incidentId(), AuditKind.ACTION_STARTED, approver, Executor.payload(moved.get(), null));
             }
             return moved;
         });
@@ -153,11 +154,11 @@ public final class PolicyApprovals implements Approvals {
     }
 
     private Optional<ActionRecord> finish(ActionRecord r, ActionStatus to, String by, String detail, String what, String reason) {
-        return executor.database().inTransaction(c -> {
-            Optional<ActionRecord> moved = executor.store().transition(c, r, ActionStatus.AWAITING_APPROVAL, to,
+        return executor.database().transaction(tx -> {
+            Optional<ActionRecord> moved = executor.store().transition(tx, r, ActionStatus.AWAITING_APPROVAL, to,
                     r.detail() + "; " + detail, r.subjectUid());
             if (moved.isPresent()) {
-                executor.audit().append(c, r.incidentId(), AuditKind.APPROVAL, by, decision(moved.get(), what, by, reason));
+                executor.audit().append(tx, r.incidentId(), AuditKind.APPROVAL, by, decision(moved.get(), what, by, reason));
             }
             return moved;
         });

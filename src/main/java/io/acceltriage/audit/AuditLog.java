@@ -1,5 +1,6 @@
 package io.acceltriage.audit;
 
+import io.acceltriage.store.Tx;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.acceltriage.store.Database;
 import io.acceltriage.store.Json;
@@ -37,16 +38,17 @@ public class AuditLog {
 
     /** Appends in a transaction of its own. */
     public AuditRecord append(String incidentId, AuditKind kind, String actor, Object payload) {
-        return database.inTransaction(c -> append(c, incidentId, kind, actor, payload));
+        return database.inTransaction(c -> append(Tx.over(c), incidentId, kind, actor, payload));
     }
 
     /**
      * Appends inside the caller's transaction, so a fact and its audit record are stored together or
      * not at all. The head row lock serialises appenders across threads and replicas.
      */
-    public AuditRecord append(Connection c, String incidentId, AuditKind kind, String actor, Object payload)
-            throws SQLException {
-        return appendAll(c, List.of(new Entry(incidentId, kind, actor, payload))).get(0);
+    public AuditRecord append(Tx tx, String incidentId, AuditKind kind, String actor, Object payload) {
+        return tx.sql(c -> {
+            return appendAll(Tx.over(c), List.of(new Entry(incidentId, kind, actor, payload))).get(0);
+        });
     }
 
     /** One record to append; {@link #appendAll} chains several under one hold of the head lock. */
@@ -57,47 +59,49 @@ public class AuditLog {
      * writing them in one batch: a webhook delivery of many alerts holds the lock for one round trip
      * rather than three per alert, which is what bounds ingest under a storm.
      */
-    public List<AuditRecord> appendAll(Connection c, List<Entry> entries) throws SQLException {
-        if (entries.isEmpty()) return List.of();
-        long seq;
-        String prevHash;
-        try (PreparedStatement ps = c.prepareStatement("select seq, hash from audit_head where id = 1 for update");
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            seq = rs.getLong(1);
-            prevHash = rs.getString(2);
-        }
-        List<AuditRecord> out = new ArrayList<>(entries.size());
-        try (PreparedStatement ps = c.prepareStatement(
-                "insert into audit_log (seq, at, incident_id, kind, actor, payload, prev_hash, hash) values (?,?,?,?,?,?,?,?)")) {
-            for (Entry e : entries) {
-                seq++;
-                String actor = fitted(e.actor());
-                // Microseconds: what both H2 and PostgreSQL store exactly, so a re-read hashes the same.
-                Instant at = Instant.now().truncatedTo(ChronoUnit.MICROS);
-                JsonNode node = Json.MAPPER.valueToTree(e.payload());
-                String json = Json.write(node);
-                String hash = hash(seq, at, e.incidentId(), e.kind().wireName(), actor, json, prevHash);
-                ps.setLong(1, seq);
-                ps.setTimestamp(2, Timestamp.from(at));
-                ps.setString(3, e.incidentId());
-                ps.setString(4, e.kind().wireName());
-                ps.setString(5, actor);
-                ps.setString(6, json);
-                ps.setString(7, prevHash);
-                ps.setString(8, hash);
-                ps.addBatch();
-                out.add(new AuditRecord(seq, at, e.incidentId(), e.kind(), actor, node, prevHash, hash));
-                prevHash = hash;
+    public List<AuditRecord> appendAll(Tx tx, List<Entry> entries) {
+        return tx.sql(c -> {
+            if (entries.isEmpty()) return List.of();
+            long seq;
+            String prevHash;
+            try (PreparedStatement ps = c.prepareStatement("select seq, hash from audit_head where id = 1 for update");
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                seq = rs.getLong(1);
+                prevHash = rs.getString(2);
             }
-            ps.executeBatch();
-        }
-        try (PreparedStatement ps = c.prepareStatement("update audit_head set seq = ?, hash = ? where id = 1")) {
-            ps.setLong(1, seq);
-            ps.setString(2, prevHash);
-            ps.executeUpdate();
-        }
-        return out;
+            List<AuditRecord> out = new ArrayList<>(entries.size());
+            try (PreparedStatement ps = c.prepareStatement(
+                    "insert into audit_log (seq, at, incident_id, kind, actor, payload, prev_hash, hash) values (?,?,?,?,?,?,?,?)")) {
+                for (Entry e : entries) {
+                    seq++;
+                    String actor = fitted(e.actor());
+                    // Microseconds: what both H2 and PostgreSQL store exactly, so a re-read hashes the same.
+                    Instant at = Instant.now().truncatedTo(ChronoUnit.MICROS);
+                    JsonNode node = Json.MAPPER.valueToTree(e.payload());
+                    String json = Json.write(node);
+                    String hash = hash(seq, at, e.incidentId(), e.kind().wireName(), actor, json, prevHash);
+                    ps.setLong(1, seq);
+                    ps.setTimestamp(2, Timestamp.from(at));
+                    ps.setString(3, e.incidentId());
+                    ps.setString(4, e.kind().wireName());
+                    ps.setString(5, actor);
+                    ps.setString(6, json);
+                    ps.setString(7, prevHash);
+                    ps.setString(8, hash);
+                    ps.addBatch();
+                    out.add(new AuditRecord(seq, at, e.incidentId(), e.kind(), actor, node, prevHash, hash));
+                    prevHash = hash;
+                }
+                ps.executeBatch();
+            }
+            try (PreparedStatement ps = c.prepareStatement("update audit_head set seq = ?, hash = ? where id = 1")) {
+                ps.setLong(1, seq);
+                ps.setString(2, prevHash);
+                ps.executeUpdate();
+            }
+            return out;
+        });
     }
 
     /**

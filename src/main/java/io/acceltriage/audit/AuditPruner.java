@@ -1,5 +1,6 @@
 package io.acceltriage.audit;
 
+import io.acceltriage.store.Tx;
 import io.acceltriage.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.PreparedStatement;
@@ -73,7 +74,7 @@ public class AuditPruner {
             payload.put("throughSeq", through);
             payload.put("throughHash", throughHash);
             payload.put("deleted", count);
-            AuditRecord checkpoint = log.append(c, null, AuditKind.AUDIT_PRUNED, by, payload);
+            AuditRecord checkpoint = log.append(Tx.over(c), null, AuditKind.AUDIT_PRUNED, by, payload);
             try (PreparedStatement ps = c.prepareStatement("delete from audit_log where seq <= ?")) {
                 ps.setLong(1, through);
                 ps.executeUpdate();

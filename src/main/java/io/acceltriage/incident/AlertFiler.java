@@ -1,5 +1,6 @@
 package io.acceltriage.incident;
 
+import io.acceltriage.store.Tx;
 import io.acceltriage.audit.Actors;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;
@@ -56,14 +57,14 @@ public class AlertFiler {
                 String why = e.getCause().getMessage();
                 LOG.errorf("alert %d (%s, fingerprint %s) cannot be filed under an incident and is set aside: %s; it is in the"
                         + " audit log as alert.set-aside", a.id(), a.alert().name(), a.alert().fingerprint(), why);
-                database.inTransaction(c -> {
-                    inbox.setAside(c, a.id());
+                database.transaction(tx -> {
+                    inbox.setAside(tx, a.id());
                     Map<String, Object> p = new LinkedHashMap<>();
                     p.put("alert", a.id());
                     p.put("alertname", a.alert().name());
                     p.put("fingerprint", a.alert().fingerprint());
                     p.put("reason", "the store refused to file it: " + why);
-                    audit.append(c, null, AuditKind.ALERT_SET_ASIDE, Actors.AGENT, p);
+                    audit.append(tx, null, AuditKind.ALERT_SET_ASIDE, Actors.AGENT, p);
                     return null;
                 });
                 ids.add(null);
@@ -74,8 +75,7 @@ public class AlertFiler {
 
     /** SQL classes 22 (data exception: too long, out of range) and 23 (integrity): the rows, not the store. */
     private static boolean refusedForItsContent(StoreException e) {
-        return e.getCause() instanceof java.sql.SQLException s && s.getSQLState() != null
-                && (s.getSQLState().startsWith("22") || s.getSQLState().startsWith("23"));
+        return e.sqlClass().filter(c -> c.equals("22") || c.equals("23")).isPresent();
     }
 
     /**
@@ -85,22 +85,22 @@ public class AlertFiler {
      */
     private List<String> fileTogether(List<StoredAlert> chunk) {
         List<About> abouts = chunk.stream().map(a -> correlation.about(a.alert(), a.receivedAt())).toList();
-        return database.inTransaction(c -> {
+        return database.transaction(tx -> {
             List<String> ids = new ArrayList<>(chunk.size());
             for (int i = 0; i < chunk.size(); i++) {
                 StoredAlert stored = chunk.get(i);
                 About about = abouts.get(i);
-                Correlator.Filing filing = correlation.file(c, stored.alert(), about);
+                Correlator.Filing filing = correlation.file(tx, stored.alert(), about);
                 if (filing.opened()) {
                     Map<String, Object> p = new LinkedHashMap<>();
                     p.put("subject", about.subject().key());
                     p.put("firstAlert", stored.alert().name());
                     p.put("correlationKeys", List.copyOf(about.keys()));
-                    audit.append(c, filing.incidentId(), AuditKind.INCIDENT_OPENED, Actors.AGENT, p);
+                    audit.append(tx, filing.incidentId(), AuditKind.INCIDENT_OPENED, Actors.AGENT, p);
                 }
-                inbox.file(c, stored.id(), filing.incidentId());
-                incidents.countAlert(c, filing.incidentId());
-                audit.append(c, filing.incidentId(), AuditKind.ALERT_FILED, Actors.AGENT, Map.of("alertname", stored.alert().name(),
+                inbox.file(tx, stored.id(), filing.incidentId());
+                incidents.countAlert(tx, filing.incidentId());
+                audit.append(tx, filing.incidentId(), AuditKind.ALERT_FILED, Actors.AGENT, Map.of("alertname", stored.alert().name(),
                         "fingerprint", stored.alert().fingerprint(), "status", stored.alert().status().wireName(),
                         "about", about.subject().key()));
                 ids.add(filing.incidentId());

@@ -1,5 +1,6 @@
 package io.acceltriage.incident;
 
+import io.acceltriage.store.Tx;
 import io.acceltriage.audit.Actors;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;
@@ -67,17 +68,17 @@ public class AlertInbox {
             return database.inTransaction(c -> {
                 Map<String, Alert> fresh = new LinkedHashMap<>();
                 for (Alert a : alerts) fresh.putIfAbsent(dedupKey(a), a);
-                fresh.keySet().removeAll(stored(c, fresh.keySet()));
-                insert(c, fresh, now);
+                fresh.keySet().removeAll(stored(Tx.over(c), fresh.keySet()));
+                insert(Tx.over(c), fresh, now);
                 List<AuditLog.Entry> records = new ArrayList<>(fresh.size());
                 for (Alert a : fresh.values()) {
                     records.add(new AuditLog.Entry(null, AuditKind.ALERT_RECEIVED, Actors.ALERTMANAGER, auditPayload(a)));
                 }
-                audit.appendAll(c, records);
+                audit.appendAll(Tx.over(c), records);
                 return new Receipt(fresh.size(), alerts.size() - fresh.size());
             });
         } catch (StoreException e) {
-            if (e.getCause() instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("23")) {
+            if (e.sqlClass().filter("23"::equals).isPresent()) {
                 return null;
             }
             throw e;
@@ -90,43 +91,47 @@ public class AlertInbox {
     }
 
     /** The keys among these that are already stored; one query per few hundred keys. */
-    private static Set<String> stored(Connection c, Collection<String> keys) throws SQLException {
-        Set<String> found = new HashSet<>();
-        List<String> all = List.copyOf(keys);
-        for (int from = 0; from < all.size(); from += LOOKUP_CHUNK) {
-            List<String> chunk = all.subList(from, Math.min(all.size(), from + LOOKUP_CHUNK));
-            String marks = String.join(",", java.util.Collections.nCopies(chunk.size(), "?"));
-            try (PreparedStatement ps = c.prepareStatement("select dedup_key from alerts where dedup_key in (" + marks + ")")) {
-                for (int i = 0; i < chunk.size(); i++) ps.setString(i + 1, chunk.get(i));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) found.add(rs.getString(1));
+    private static Set<String> stored(Tx tx, Collection<String> keys) {
+        return tx.sql(c -> {
+            Set<String> found = new HashSet<>();
+            List<String> all = List.copyOf(keys);
+            for (int from = 0; from < all.size(); from += LOOKUP_CHUNK) {
+                List<String> chunk = all.subList(from, Math.min(all.size(), from + LOOKUP_CHUNK));
+                String marks = String.join(",", java.util.Collections.nCopies(chunk.size(), "?"));
+                try (PreparedStatement ps = c.prepareStatement("select dedup_key from alerts where dedup_key in (" + marks + ")")) {
+                    for (int i = 0; i < chunk.size(); i++) ps.setString(i + 1, chunk.get(i));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) found.add(rs.getString(1));
+                    }
                 }
             }
-        }
-        return found;
+            return found;
+        });
     }
 
-    private static void insert(Connection c, Map<String, Alert> alerts, Instant now) throws SQLException {
-        if (alerts.isEmpty()) return;
-        try (PreparedStatement ps = c.prepareStatement("insert into alerts (dedup_key, group_key, fingerprint, status, alertname,"
-                + " labels, annotations, starts_at, ends_at, generator_url, received_at) values (?,?,?,?,?,?,?,?,?,?,?)")) {
-            for (Map.Entry<String, Alert> e : alerts.entrySet()) {
-                Alert a = e.getValue();
-                ps.setString(1, e.getKey());
-                ps.setString(2, a.groupKey());
-                ps.setString(3, a.fingerprint());
-                ps.setString(4, a.status().wireName());
-                ps.setString(5, a.name());
-                ps.setString(6, Json.write(a.labels()));
-                ps.setString(7, Json.write(a.annotations()));
-                ps.setTimestamp(8, a.startsAt() == null ? null : Timestamp.from(a.startsAt()));
-                ps.setTimestamp(9, a.endsAt() == null ? null : Timestamp.from(a.endsAt()));
-                ps.setString(10, a.generatorUrl());
-                ps.setTimestamp(11, Timestamp.from(now));
-                ps.addBatch();
+    private static void insert(Tx tx, Map<String, Alert> alerts, Instant now) {
+        tx.run(c -> {
+            if (alerts.isEmpty()) return;
+            try (PreparedStatement ps = c.prepareStatement("insert into alerts (dedup_key, group_key, fingerprint, status, alertname,"
+                    + " labels, annotations, starts_at, ends_at, generator_url, received_at) values (?,?,?,?,?,?,?,?,?,?,?)")) {
+                for (Map.Entry<String, Alert> e : alerts.entrySet()) {
+                    Alert a = e.getValue();
+                    ps.setString(1, e.getKey());
+                    ps.setString(2, a.groupKey());
+                    ps.setString(3, a.fingerprint());
+                    ps.setString(4, a.status().wireName());
+                    ps.setString(5, a.name());
+                    ps.setString(6, Json.write(a.labels()));
+                    ps.setString(7, Json.write(a.annotations()));
+                    ps.setTimestamp(8, a.startsAt() == null ? null : Timestamp.from(a.startsAt()));
+                    ps.setTimestamp(9, a.endsAt() == null ? null : Timestamp.from(a.endsAt()));
+                    ps.setString(10, a.generatorUrl());
+                    ps.setTimestamp(11, Timestamp.from(now));
+                    ps.addBatch();
+                }
+                ps.executeBatch();
             }
-            ps.executeBatch();
-        }
+        });
     }
 
     private static Map<String, Object> auditPayload(Alert a) {
@@ -177,18 +182,22 @@ public class AlertInbox {
      * Takes an alert that cannot be filed under any incident out of the queue, inside the caller's
      * transaction: processed, under no incident. The caller audits why.
      */
-    public void setAside(Connection c, long alertId) throws SQLException {
-        file(c, alertId, null);
+    public void setAside(Tx tx, long alertId) {
+        tx.run(c -> {
+            file(Tx.over(c), alertId, null);
+        });
     }
 
     /** Files an alert under an incident and marks it processed, inside the caller's transaction. */
-    public void file(Connection c, long alertId, String incidentId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("update alerts set incident_id = ?, processed_at = ? where id = ?")) {
-            ps.setString(1, incidentId);
-            ps.setTimestamp(2, Timestamp.from(Instant.now()));
-            ps.setLong(3, alertId);
-            ps.executeUpdate();
-        }
+    public void file(Tx tx, long alertId, String incidentId) {
+        tx.run(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update alerts set incident_id = ?, processed_at = ? where id = ?")) {
+                ps.setString(1, incidentId);
+                ps.setTimestamp(2, Timestamp.from(Instant.now()));
+                ps.setLong(3, alertId);
+                ps.executeUpdate();
+            }
+        });
     }
 
     private static List<StoredAlert> map(PreparedStatement ps) throws SQLException {

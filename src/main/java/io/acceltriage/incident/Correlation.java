@@ -1,9 +1,8 @@
 package io.acceltriage.incident;
 
+import io.acceltriage.store.Tx;
 import io.acceltriage.cluster.Membership;
 import jakarta.inject.Singleton;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -38,38 +37,38 @@ public class Correlation {
         return correlator.about(alert, at);
     }
 
-    public Correlator.Filing file(Connection c, Alert alert, About about) throws SQLException {
+    public Correlator.Filing file(Tx tx, Alert alert, About about) {
         return Correlator.file(alert, about, new Correlator.Index() {
             @Override
-            public Optional<String> find(Collection<String> keys) throws SQLException {
-                return incidents.openHolding(c, keys);
+            public Optional<String> find(Collection<String> keys) {
+                return incidents.openHolding(tx, keys);
             }
 
             @Override
-            public Optional<String> holding(String fingerprint) throws SQLException {
-                return incidents.openWithAlert(c, fingerprint);
+            public Optional<String> holding(String fingerprint) {
+                return incidents.openWithAlert(tx, fingerprint);
             }
 
             @Override
-            public String open(Subject subject, String node, Collection<String> keys) throws SQLException {
-                String id = incidents.open(c, subject, node, Instant.now()).id();
-                incidents.addKeys(c, id, keys);
+            public String open(Subject subject, String node, Collection<String> keys) {
+                String id = incidents.open(tx, subject, node, Instant.now()).id();
+                incidents.addKeys(tx, id, keys);
                 return id;
             }
 
             @Override
-            public void addKeys(String incidentId, Collection<String> keys) throws SQLException {
-                incidents.addKeys(c, incidentId, keys);
+            public void addKeys(String incidentId, Collection<String> keys) {
+                incidents.addKeys(tx, incidentId, keys);
             }
 
             @Override
-            public Subject subjectOf(String incidentId) throws SQLException {
-                return incidents.subjectOf(c, incidentId);
+            public Subject subjectOf(String incidentId) {
+                return incidents.subjectOf(tx, incidentId);
             }
 
             @Override
-            public void resubject(String incidentId, Subject node) throws SQLException {
-                incidents.resubject(c, incidentId, node);
+            public void resubject(String incidentId, Subject node) {
+                incidents.resubject(tx, incidentId, node);
             }
         });
     }

@@ -1,6 +1,5 @@
 package io.acceltriage.incident;
 
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -29,22 +28,22 @@ public final class Correlator {
     /** The open incidents correlation can join, by key. Live: the store, in a transaction; replay: memory. */
     public interface Index {
         /** The open incident holding any of the keys, the most recently opened first. */
-        Optional<String> find(Collection<String> keys) throws SQLException;
+        Optional<String> find(Collection<String> keys);
 
         /** The open incident the last alert with this fingerprint was filed under. */
-        Optional<String> holding(String fingerprint) throws SQLException;
+        Optional<String> holding(String fingerprint);
 
         /** Opens an incident for the subject, holding the keys; returns its id. */
-        String open(Subject subject, String node, Collection<String> keys) throws SQLException;
+        String open(Subject subject, String node, Collection<String> keys);
 
         /** Adds keys to an open incident, so later alerts about them join it too. */
-        void addKeys(String incidentId, Collection<String> keys) throws SQLException;
+        void addKeys(String incidentId, Collection<String> keys);
 
         /** The subject of an open incident. */
-        Subject subjectOf(String incidentId) throws SQLException;
+        Subject subjectOf(String incidentId);
 
         /** Makes a node the subject of an open incident (see {@link Correlator#file}). */
-        void resubject(String incidentId, Subject node) throws SQLException;
+        void resubject(String incidentId, Subject node);
     }
 
     /** Where an alert went: the incident, whether filing it opened that incident, and what the alert is about. */
@@ -87,7 +86,7 @@ public final class Correlator {
     }
 
     /** Files the alert under the open incident sharing a key with it, opening one when there is none. */
-    public static Filing file(Alert alert, About about, Index index) throws SQLException {
+    public static Filing file(Alert alert, About about, Index index) {
         if (alert.status() == AlertStatus.RESOLVED) {
             Optional<String> holder = index.holding(alert.fingerprint());
             if (holder.isPresent()) {
@@ -97,7 +96,7 @@ public final class Correlator {
         return fileUnder(about, index, isFleet(about.subject()));
     }
 
-    private static Filing fileUnder(About about, Index index, boolean fleet) throws SQLException {
+    private static Filing fileUnder(About about, Index index, boolean fleet) {
         Optional<String> open = index.find(about.keys());
         if (open.isPresent()) {
             index.addKeys(open.get(), about.keys());

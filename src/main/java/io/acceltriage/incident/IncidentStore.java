@@ -1,5 +1,6 @@
 package io.acceltriage.incident;
 
+import io.acceltriage.store.Tx;
 import io.acceltriage.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -35,131 +36,149 @@ public class IncidentStore {
         return "inc-" + UUID.randomUUID().toString().substring(0, 13).replace("-", "");
     }
 
-    public Incident open(Connection c, Subject subject, String node, Instant at) throws SQLException {
-        Incident incident = new Incident(newId(), subject, node, IncidentState.TRIAGING, null, null, 0, at, at, null, null, null);
-        try (PreparedStatement ps = c.prepareStatement("insert into incidents (id, subject_key, subject_kind, subject_ns,"
-                + " subject_name, node, state, alert_count, opened_at, updated_at) values (?,?,?,?,?,?,?,?,?,?)")) {
-            ps.setString(1, incident.id());
-            ps.setString(2, subject.key());
-            ps.setString(3, subject.kind().name());
-            ps.setString(4, subject.namespace());
-            ps.setString(5, subject.name());
-            ps.setString(6, node);
-            ps.setString(7, incident.state().name());
-            ps.setInt(8, 0);
-            ps.setTimestamp(9, Timestamp.from(at));
-            ps.setTimestamp(10, Timestamp.from(at));
-            ps.executeUpdate();
-        }
-        addKeys(c, incident.id(), List.of(subject.key()));
-        return incident;
+    public Incident open(Tx tx, Subject subject, String node, Instant at) {
+        return tx.sql(c -> {
+            Incident incident = new Incident(newId(), subject, node, IncidentState.TRIAGING, null, null, 0, at, at, null, null, null);
+            try (PreparedStatement ps = c.prepareStatement("insert into incidents (id, subject_key, subject_kind, subject_ns,"
+                    + " subject_name, node, state, alert_count, opened_at, updated_at) values (?,?,?,?,?,?,?,?,?,?)")) {
+                ps.setString(1, incident.id());
+                ps.setString(2, subject.key());
+                ps.setString(3, subject.kind().name());
+                ps.setString(4, subject.namespace());
+                ps.setString(5, subject.name());
+                ps.setString(6, node);
+                ps.setString(7, incident.state().name());
+                ps.setInt(8, 0);
+                ps.setTimestamp(9, Timestamp.from(at));
+                ps.setTimestamp(10, Timestamp.from(at));
+                ps.executeUpdate();
+            }
+            addKeys(Tx.over(c), incident.id(), List.of(subject.key()));
+            return incident;
+        });
     }
 
     /** The open incident holding any of the correlation keys, the most recently opened first. */
-    public Optional<String> openHolding(Connection c, Collection<String> keys) throws SQLException {
-        if (keys.isEmpty()) return Optional.empty();
-        String marks = String.join(",", Collections.nCopies(keys.size(), "?"));
-        try (PreparedStatement ps = c.prepareStatement("select i.id from incident_keys k join incidents i on i.id = k.incident_id"
-                + " where k.correlation_key in (" + marks + ") and i.state <> 'RESOLVED' order by i.opened_at desc, i.id limit 1")) {
-            int n = 1;
-            for (String k : keys) ps.setString(n++, k);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+    public Optional<String> openHolding(Tx tx, Collection<String> keys) {
+        return tx.sql(c -> {
+            if (keys.isEmpty()) return Optional.empty();
+            String marks = String.join(",", Collections.nCopies(keys.size(), "?"));
+            try (PreparedStatement ps = c.prepareStatement("select i.id from incident_keys k join incidents i on i.id = k.incident_id"
+                    + " where k.correlation_key in (" + marks + ") and i.state <> 'RESOLVED' order by i.opened_at desc, i.id limit 1")) {
+                int n = 1;
+                for (String k : keys) ps.setString(n++, k);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+                }
             }
-        }
+        });
     }
 
     /** The open incident the latest alert with this fingerprint was filed under. */
-    public Optional<String> openWithAlert(Connection c, String fingerprint) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select i.id from alerts a join incidents i on i.id = a.incident_id"
-                + " where a.fingerprint = ? and i.state <> 'RESOLVED' order by a.id desc limit 1")) {
-            ps.setString(1, fingerprint);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+    public Optional<String> openWithAlert(Tx tx, String fingerprint) {
+        return tx.sql(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select i.id from alerts a join incidents i on i.id = a.incident_id"
+                    + " where a.fingerprint = ? and i.state <> 'RESOLVED' order by a.id desc limit 1")) {
+                ps.setString(1, fingerprint);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+                }
             }
-        }
+        });
     }
 
-    public Subject subjectOf(Connection c, String id) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select subject_kind, subject_ns, subject_name from incidents where id = ?")) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) throw new SQLException("incident " + id + " vanished while an alert was filed under it");
-                return new Subject(Subject.Kind.valueOf(rs.getString(1)), rs.getString(2), rs.getString(3));
+    public Subject subjectOf(Tx tx, String id) {
+        return tx.sql(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select subject_kind, subject_ns, subject_name from incidents where id = ?")) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) throw new SQLException("incident " + id + " vanished while an alert was filed under it");
+                    return new Subject(Subject.Kind.valueOf(rs.getString(1)), rs.getString(2), rs.getString(3));
+                }
             }
-        }
+        });
     }
 
     /** Makes a node the incident's subject (correlation found the node at fault) and its node. */
-    public void resubject(Connection c, String id, Subject node) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("update incidents set subject_key = ?, subject_kind = ?, subject_ns = ?,"
-                + " subject_name = ?, node = ?, updated_at = ? where id = ?")) {
-            ps.setString(1, node.key());
-            ps.setString(2, node.kind().name());
-            ps.setString(3, node.namespace());
-            ps.setString(4, node.name());
-            ps.setString(5, node.name());
-            ps.setTimestamp(6, Timestamp.from(Instant.now()));
-            ps.setString(7, id);
-            ps.executeUpdate();
-        }
-        addKeys(c, id, List.of(node.key()));
+    public void resubject(Tx tx, String id, Subject node) {
+        tx.run(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update incidents set subject_key = ?, subject_kind = ?, subject_ns = ?,"
+                    + " subject_name = ?, node = ?, updated_at = ? where id = ?")) {
+                ps.setString(1, node.key());
+                ps.setString(2, node.kind().name());
+                ps.setString(3, node.namespace());
+                ps.setString(4, node.name());
+                ps.setString(5, node.name());
+                ps.setTimestamp(6, Timestamp.from(Instant.now()));
+                ps.setString(7, id);
+                ps.executeUpdate();
+            }
+            addKeys(Tx.over(c), id, List.of(node.key()));
+        });
     }
 
     /** Adds correlation keys the incident does not hold yet. */
-    public void addKeys(Connection c, String id, Collection<String> keys) throws SQLException {
-        Set<String> held = new HashSet<>();
-        try (PreparedStatement ps = c.prepareStatement("select correlation_key from incident_keys where incident_id = ?")) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) held.add(rs.getString(1));
-            }
-        }
-        try (PreparedStatement ps = c.prepareStatement("insert into incident_keys (incident_id, correlation_key) values (?, ?)")) {
-            for (String k : new LinkedHashSet<>(keys)) {
-                if (held.contains(k)) continue;
+    public void addKeys(Tx tx, String id, Collection<String> keys) {
+        tx.run(c -> {
+            Set<String> held = new HashSet<>();
+            try (PreparedStatement ps = c.prepareStatement("select correlation_key from incident_keys where incident_id = ?")) {
                 ps.setString(1, id);
-                ps.setString(2, k);
-                ps.addBatch();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) held.add(rs.getString(1));
+                }
             }
-            ps.executeBatch();
-        }
+            try (PreparedStatement ps = c.prepareStatement("insert into incident_keys (incident_id, correlation_key) values (?, ?)")) {
+                for (String k : new LinkedHashSet<>(keys)) {
+                    if (held.contains(k)) continue;
+                    ps.setString(1, id);
+                    ps.setString(2, k);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        });
     }
 
-    public void countAlert(Connection c, String id) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("update incidents set alert_count = alert_count + 1, updated_at = ? where id = ?")) {
-            ps.setTimestamp(1, Timestamp.from(Instant.now()));
-            ps.setString(2, id);
-            ps.executeUpdate();
-        }
+    public void countAlert(Tx tx, String id) {
+        tx.run(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update incidents set alert_count = alert_count + 1, updated_at = ? where id = ?")) {
+                ps.setTimestamp(1, Timestamp.from(Instant.now()));
+                ps.setString(2, id);
+                ps.executeUpdate();
+            }
+        });
     }
 
     /** Records the outcome of a triage: the headline columns and the assessment document. */
-    public void recordAssessment(Connection c, String id, IncidentState state, String family, double confidence,
-            String summary, String assessmentJson, String node) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("update incidents set state = ?, family = ?, confidence = ?,"
-                + " summary = ?, assessment = ?, updated_at = ?, node = coalesce(node, ?) where id = ?")) {
-            ps.setString(1, state.name());
-            ps.setString(2, family);
-            ps.setDouble(3, confidence);
-            ps.setString(4, summary);
-            ps.setString(5, assessmentJson);
-            ps.setTimestamp(6, Timestamp.from(Instant.now()));
-            ps.setString(7, node);
-            ps.setString(8, id);
-            ps.executeUpdate();
-        }
+    public void recordAssessment(Tx tx, String id, IncidentState state, String family, double confidence,
+            String summary, String assessmentJson, String node) {
+        tx.run(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update incidents set state = ?, family = ?, confidence = ?,"
+                    + " summary = ?, assessment = ?, updated_at = ?, node = coalesce(node, ?) where id = ?")) {
+                ps.setString(1, state.name());
+                ps.setString(2, family);
+                ps.setDouble(3, confidence);
+                ps.setString(4, summary);
+                ps.setString(5, assessmentJson);
+                ps.setTimestamp(6, Timestamp.from(Instant.now()));
+                ps.setString(7, node);
+                ps.setString(8, id);
+                ps.executeUpdate();
+            }
+        });
     }
 
-    public void setState(Connection c, String id, IncidentState state) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("update incidents set state = ?, updated_at = ?, resolved_at = ? where id = ?")) {
-            Instant now = Instant.now();
-            ps.setString(1, state.name());
-            ps.setTimestamp(2, Timestamp.from(now));
-            ps.setTimestamp(3, state == IncidentState.RESOLVED ? Timestamp.from(now) : null);
-            ps.setString(4, id);
-            ps.executeUpdate();
-        }
+    public void setState(Tx tx, String id, IncidentState state) {
+        tx.run(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update incidents set state = ?, updated_at = ?, resolved_at = ? where id = ?")) {
+                Instant now = Instant.now();
+                ps.setString(1, state.name());
+                ps.setTimestamp(2, Timestamp.from(now));
+                ps.setTimestamp(3, state == IncidentState.RESOLVED ? Timestamp.from(now) : null);
+                ps.setString(4, id);
+                ps.executeUpdate();
+            }
+        });
     }
 
     public Optional<Incident> find(String id) {

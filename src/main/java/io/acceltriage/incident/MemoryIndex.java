@@ -30,14 +30,10 @@ public final class MemoryIndex implements Correlator.Index {
 
     /** Files one alert (announced with {@link Correlator#expect}) and returns its group. */
     public Group add(Correlator correlator, Alert alert, java.time.Instant at) {
-        try {
-            String id = Correlator.file(alert, correlator.about(alert, at), this).incidentId();
-            Group g = group(id);
-            g.alerts().add(alert);
-            return g;
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e); // memory never throws it
-        }
+        String id = Correlator.file(alert, correlator.about(alert, at), this).incidentId();
+        Group g = group(id);
+        g.alerts().add(alert);
+        return g;
     }
 
     public List<Group> groups() {

@@ -1,5 +1,6 @@
 package io.acceltriage.policy;
 
+import io.acceltriage.store.Tx;
 import io.acceltriage.audit.Actors;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;
@@ -53,7 +54,7 @@ public final class StoredBreaker implements Breaker {
                 ps.setString(2, reason);
                 if (ps.executeUpdate() == 0) return false;
             }
-            audit.append(c, null, AuditKind.BREAKER_TRIPPED, Actors.AGENT, Map.of("reason", reason));
+            audit.append(Tx.over(c), null, AuditKind.BREAKER_TRIPPED, Actors.AGENT, Map.of("reason", reason));
             return true;
         });
         if (tripped) {
@@ -80,7 +81,7 @@ public final class StoredBreaker implements Breaker {
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("resetBy", by);
             p.put("trippedFor", reason);
-            audit.append(c, null, AuditKind.BREAKER_RESET, by, p);
+            audit.append(Tx.over(c), null, AuditKind.BREAKER_RESET, by, p);
             return true;
         });
     }

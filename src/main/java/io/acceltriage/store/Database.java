@@ -124,6 +124,11 @@ public class Database {
         }
     }
 
+    /** Runs work in one transaction that the stages compose through {@link Tx}; committed when it returns. */
+    public <T> T transaction(TxWork<T> work) {
+        return inTransaction(c -> work.run(Tx.over(c)));
+    }
+
     /** Reads with auto-commit. */
     public <T> T read(SqlWork<T> work) {
         try (Connection c = pool.getConnection()) {
@@ -145,6 +150,12 @@ public class Database {
     @PreDestroy
     void close() {
         pool.close();
+    }
+
+    /** Work in a transaction, for the stages: no JDBC types, failures are {@link StoreException}. */
+    @FunctionalInterface
+    public interface TxWork<T> {
+        T run(Tx tx);
     }
 
     @FunctionalInterface

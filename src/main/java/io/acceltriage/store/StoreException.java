@@ -7,4 +7,13 @@ public class StoreException extends RuntimeException {
     public StoreException(SQLException cause) {
         super("the store is unavailable: " + cause.getMessage(), cause);
     }
+
+    /**
+     * The SQL state's class (its first two characters: "23" integrity, "22" data), when the database
+     * gave one: the rows were refused for their content, not because the store is down.
+     */
+    public java.util.Optional<String> sqlClass() {
+        String state = getCause() instanceof SQLException s ? s.getSQLState() : null;
+        return state == null || state.length() < 2 ? java.util.Optional.empty() : java.util.Optional.of(state.substring(0, 2));
+    }
 }

@@ -1,5 +1,6 @@
 package io.acceltriage.triage;
 
+import io.acceltriage.store.Tx;
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.Executor;
 import io.acceltriage.agent.Assessment;
@@ -168,18 +169,18 @@ public class IncidentProcessor {
         List<StoredAlert> alerts = inbox.ofIncident(incident.id());
         Assessment a = fleet.assess(incident.subject(), alerts.stream().map(StoredAlert::alert)
                 .filter(x -> x.status() == AlertStatus.FIRING).toList());
-        database.inTransaction(c -> {
-            audit.append(c, incident.id(), AuditKind.EVIDENCE_COLLECTED, Actors.AGENT, evidencePayload(a));
-            audit.append(c, incident.id(), AuditKind.DIAGNOSIS, Actors.AGENT, a.diagnosis());
-            if (a.model() != null) io.acceltriage.agent.llm.ModelAudit.append(c, audit, incident.id(), a.model());
+        database.transaction(tx -> {
+            audit.append(tx, incident.id(), AuditKind.EVIDENCE_COLLECTED, Actors.AGENT, evidencePayload(a));
+            audit.append(tx, incident.id(), AuditKind.DIAGNOSIS, Actors.AGENT, a.diagnosis());
+            if (a.model() != null) io.acceltriage.agent.llm.ModelAudit.append(tx, audit, incident.id(), a.model());
             for (Judgement j : a.judgements()) {
-                audit.append(c, incident.id(), AuditKind.PROPOSAL, Actors.AGENT, j.proposal());
+                audit.append(tx, incident.id(), AuditKind.PROPOSAL, Actors.AGENT, j.proposal());
                 Map<String, Object> v = new LinkedHashMap<>();
                 v.put("proposal", j.proposal().name());
                 v.put("verdict", j.verdict());
-                audit.append(c, incident.id(), AuditKind.VERDICT, Actors.AGENT, v);
+                audit.append(tx, incident.id(), AuditKind.VERDICT, Actors.AGENT, v);
             }
-            incidents.recordAssessment(c, incident.id(), IncidentState.TRIAGING, a.diagnosis().family().wireName(),
+            incidents.recordAssessment(tx, incident.id(), IncidentState.TRIAGING, a.diagnosis().family().wireName(),
                     a.diagnosis().confidence(), a.summary(), Json.write(a), a.evidence().node());
             return null;
         });
@@ -204,8 +205,8 @@ public class IncidentProcessor {
                 : !needsAPerson.isEmpty() ? IncidentState.ESCALATED
                 : a.diagnosis().family() == io.acceltriage.diagnosis.Family.NONE ? IncidentState.NO_FAULT
                 : IncidentState.MITIGATED;
-        database.inTransaction(c -> {
-            incidents.setState(c, incident.id(), state);
+        database.transaction(tx -> {
+            incidents.setState(tx, incident.id(), state);
             return null;
         });
         metrics.triaged(java.time.Duration.ofNanos(System.nanoTime() - began));
@@ -221,9 +222,9 @@ public class IncidentProcessor {
         }
         if (!last.isEmpty() && last.values().stream().allMatch(s -> s == AlertStatus.RESOLVED)) {
             incidents.find(incidentId).filter(i -> i.state().open()).ifPresent(i -> {
-                database.inTransaction(c -> {
-                    incidents.setState(c, incidentId, IncidentState.RESOLVED);
-                    audit.append(c, incidentId, AuditKind.INCIDENT_RESOLVED, Actors.AGENT,
+                database.transaction(tx -> {
+                    incidents.setState(tx, incidentId, IncidentState.RESOLVED);
+                    audit.append(tx, incidentId, AuditKind.INCIDENT_RESOLVED, Actors.AGENT,
                             Map.of("reason", "every alert of the incident resolved"));
                     return null;
                 });

@@ -153,7 +153,7 @@ class MitigationsTest {
         Pod vllm = podsOn("gpu-a100-04").stream().filter(p -> p.getMetadata().getName().startsWith("vllm-llama")).findFirst().orElseThrow();
         String target = "serve/" + vllm.getMetadata().getName();
         // What a crash leaves when the uid could not be captured at planning: a PLANNED row without it.
-        ActionRecord planned = database.inTransaction(c -> executor.store().insert(c, "inc-nouid|restart-pod:" + target, "inc-nouid",
+        ActionRecord planned = database.transaction(tx -> executor.store().insert(tx, "inc-nouid|restart-pod:" + target, "inc-nouid",
                 ActionKind.RESTART_POD, target, Decision.ALLOW, ActionStatus.PLANNED, false, "test", null));
         ActionRecord r = executor.resume(planned);
         assertEquals(ActionStatus.FAILED, r.status(), r.detail());

@@ -49,14 +49,14 @@ class StandInApprovals implements Approvals {
     }
 
     private Optional<ActionRecord> decide(String actionId, String approver, ActionStatus next, String detail) {
-        return database.inTransaction(c -> {
+        return database.transaction(tx -> {
             Optional<ActionRecord> pending = store.withStatus(ActionStatus.AWAITING_APPROVAL).stream()
                     .filter(a -> a.id().equals(actionId)).findFirst();
             if (pending.isEmpty()) {
                 return Optional.<ActionRecord>empty();
             }
-            ActionRecord updated = store.update(c, pending.get(), next, detail);
-            audit.append(c, updated.incidentId(), AuditKind.APPROVAL, approver, Map.of("action", actionId,
+            ActionRecord updated = store.update(tx, pending.get(), next, detail);
+            audit.append(tx, updated.incidentId(), AuditKind.APPROVAL, approver, Map.of("action", actionId,
                     "decision", next == ActionStatus.PLANNED ? "approved" : "rejected", "detail", detail));
             return Optional.of(updated);
         });

@@ -1,5 +1,6 @@
 package io.acceltriage.agent.llm;
 
+import io.acceltriage.store.Tx;
 import io.acceltriage.audit.AuditLog;
 import io.acceltriage.incident.Incident;
 import io.acceltriage.incident.IncidentFilter;
@@ -46,8 +47,8 @@ public class ChatAnswerer {
         if (agent == null) return fromRecords("acceltriage runs in rules mode (no model configured), so it answers from its records.");
         ModelAgent.ChatRun run = agent.chat(question);
         List<String> guardrails = run.failure() == null ? List.of() : List.of("fallback: " + run.failure());
-        database.inTransaction(c -> {
-            ModelAudit.append(c, audit, null, run.calls(), run.redactions(), guardrails);
+        database.transaction(tx -> {
+            ModelAudit.append(tx, audit, null, run.calls(), run.redactions(), guardrails);
             return null;
         });
         return run.answer() != null ? run.answer()

@@ -1,13 +1,12 @@
 package io.acceltriage.agent.llm;
 
+import io.acceltriage.store.Tx;
 import io.acceltriage.agent.ModelCall;
 import io.acceltriage.agent.ModelRun;
 import io.acceltriage.agent.Redaction;
 import io.acceltriage.audit.Actors;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +20,8 @@ public final class ModelAudit {
 
     private ModelAudit() {}
 
-    public static void append(Connection c, AuditLog audit, String incidentId, ModelRun run) throws SQLException {
-        append(c, audit, incidentId, run.calls(), run.redactions(), run.guardrails());
+    public static void append(Tx tx, AuditLog audit, String incidentId, ModelRun run) {
+        append(tx, audit, incidentId, run.calls(), run.redactions(), run.guardrails());
         if (run.agreesWithRules() != null) {
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("guard", "cross-check");
@@ -31,14 +30,14 @@ public final class ModelAudit {
             p.put("tokensIn", run.tokensIn());
             p.put("tokensOut", run.tokensOut());
             p.put("roundTrips", run.roundTrips());
-            audit.append(c, incidentId, AuditKind.GUARDRAIL, Actors.AGENT, p);
+            audit.append(tx, incidentId, AuditKind.GUARDRAIL, Actors.AGENT, p);
         }
     }
 
-    static void append(Connection c, AuditLog audit, String incidentId, List<ModelCall> calls, List<Redaction> redactions,
-            List<String> guardrails) throws SQLException {
+    static void append(Tx tx, AuditLog audit, String incidentId, List<ModelCall> calls, List<Redaction> redactions,
+            List<String> guardrails) {
         for (ModelCall call : calls) {
-            audit.append(c, incidentId, AuditKind.MODEL_CALL, Actors.AGENT, call);
+            audit.append(tx, incidentId, AuditKind.MODEL_CALL, Actors.AGENT, call);
         }
         for (Redaction r : redactions) {
             Map<String, Object> p = new LinkedHashMap<>();
@@ -46,14 +45,14 @@ public final class ModelAudit {
             p.put("where", r.where());
             p.put("kind", r.kind());
             p.put("count", r.count());
-            audit.append(c, incidentId, AuditKind.GUARDRAIL, Actors.AGENT, p);
+            audit.append(tx, incidentId, AuditKind.GUARDRAIL, Actors.AGENT, p);
         }
         for (String g : guardrails) {
             int colon = g.indexOf(':');
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("guard", colon > 0 ? g.substring(0, colon) : "guardrail");
             p.put("detail", colon > 0 ? g.substring(colon + 1).strip() : g);
-            audit.append(c, incidentId, AuditKind.GUARDRAIL, Actors.AGENT, p);
+            audit.append(tx, incidentId, AuditKind.GUARDRAIL, Actors.AGENT, p);
         }
     }
 }
