@@ -51,6 +51,8 @@ class ChatChannelsTest {
     AuditReader auditReader;
     @Inject
     Database database;
+    @Inject
+    io.acceltriage.policy.Breaker breaker;
 
     // ---- Slack: events ----
 
@@ -111,6 +113,23 @@ class ChatChannelsTest {
                 answer.toString());
         sleep(500);
         assertTrue(posts("/slack/response/cmd-forged", r -> true).isEmpty(), "a wrongly signed command does nothing");
+    }
+
+    @Test
+    void anApproverResetsTheStoredBreakerFromSlackAndTheAuditNamesThem() {
+        breaker.trip("ChatChannelsTest: tripped to be reset from chat");
+        try {
+            slack("/api/v1/slack/commands", form("command", "/triage", "text", "reset breaker", "user_id", ChatTestProfile.SLACK_APPROVER,
+                    "response_url", fake() + "/slack/response/cmd-reset-breaker"), FORM, now(), ChatTestProfile.SLACK_SECRET, null)
+                    .then().statusCode(200);
+            String answer = awaitOne("/slack/response/cmd-reset-breaker", r -> true).json().path("text").asText();
+            assertTrue(answer.contains("Circuit breaker reset by " + ChatTestProfile.SLACK_APPROVER), answer);
+            assertTrue(breaker.tripped().isEmpty(), "the stored breaker is reset");
+            assertTrue(auditReader.find(new AuditQuery(null, AuditKind.BREAKER_RESET, ChatTestProfile.SLACK_APPROVER, null, null, null,
+                    null, 100)).stream().anyMatch(r -> r.payload().path("trippedFor").asText().startsWith("ChatChannelsTest")));
+        } finally {
+            breaker.reset("ChatChannelsTest");
+        }
     }
 
     // ---- Slack: buttons ----
