@@ -1,7 +1,7 @@
 package io.acceltriage;
 
 import io.acceltriage.action.Executor;
-import io.acceltriage.action.GpuDevices;
+import io.acceltriage.action.TelemetryGpus;
 import io.acceltriage.action.Leadership;
 import io.acceltriage.action.LeaseLeadership;
 import io.acceltriage.action.PolicyApprovals;
@@ -205,30 +205,9 @@ class Wiring {
             @ConfigProperty(name = "acceltriage.actions.scale-up-wait", defaultValue = "60s") Duration scaleUp,
             @ConfigProperty(name = "acceltriage.actions.verify-timeout", defaultValue = "60s") Duration verify) {
         return new Executor(client, database, audit, leadership, new Timing(eviction, scaleUp, verify, Duration.ofMillis(500)),
-                policy::current, gpus(metrics));
+                policy::current, new TelemetryGpus(metrics));
     }
 
-    /**
-     * A GPU as the node's exporter reports it, for the GPU reset: dcgm-exporter labels each GPU's series
-     * with its index ({@code gpu}), {@code UUID} and, from the kubelet's pod-resources view, the
-     * {@code namespace}/{@code pod} holding it.
-     */
-    static GpuDevices gpus(MetricsSource metrics) {
-        return (node, index) -> {
-            List<io.acceltriage.evidence.Sample> samples;
-            try {
-                samples = metrics.read(node).now();
-            } catch (MetricsSource.EvidenceUnavailable e) {
-                return Optional.empty();
-            }
-            List<io.acceltriage.evidence.Sample> mine = samples.stream().filter(s -> String.valueOf(index).equals(s.label("gpu"))).toList();
-            Optional<io.acceltriage.evidence.Sample> xid = mine.stream().filter(s -> s.name().equals("DCGM_FI_DEV_XID_ERRORS")).findFirst();
-            if (xid.isEmpty()) return Optional.empty();
-            List<String> pods = mine.stream().filter(s -> s.label("pod") != null && !s.label("pod").isEmpty() && s.label("namespace") != null)
-                    .map(s -> s.label("namespace") + "/" + s.label("pod")).distinct().toList();
-            return Optional.of(new GpuDevices.Gpu(xid.get().label("UUID"), xid.get().value(), pods));
-        };
-    }
 
     @Produces
     @Singleton

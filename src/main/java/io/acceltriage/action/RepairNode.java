@@ -81,8 +81,7 @@ final class RepairNode implements Mitigation {
         if ("medik8s".equals(protocol)) {
             Policy.Remediation r = policy.get().remediation();
             if (remediation(r, node) == null) {
-                client.genericKubernetesResources(r.apiVersion(), r.kind()).inNamespace(r.namespace())
-                        .resource(new GenericKubernetesResourceBuilder().withApiVersion(r.apiVersion()).withKind(r.kind())
+                remediations(client, r).resource(new GenericKubernetesResourceBuilder().withApiVersion(r.apiVersion()).withKind(r.kind())
                                 .withNewMetadata().withName(node).withNamespace(r.namespace())
                                 .addToLabels("app.kubernetes.io/managed-by", "acceltriage").endMetadata().build())
                         .create();
@@ -113,7 +112,21 @@ final class RepairNode implements Mitigation {
     }
 
     GenericKubernetesResource remediation(Policy.Remediation r, String node) {
-        return client.genericKubernetesResources(r.apiVersion(), r.kind()).inNamespace(r.namespace()).withName(node).get();
+        return remediations(client, r).withName(node).get();
+    }
+
+    /**
+     * The remediation CRs of the policy's kind. Named by an explicit definition: the CRD may be
+     * unknown to the client's discovery, and a medik8s remediator's plural is its kind, lower case, plus "s".
+     */
+    static io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource, io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+            io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> remediations(KubernetesClient client, Policy.Remediation r) {
+        int slash = r.apiVersion().indexOf('/');
+        var context = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                .withGroup(slash < 0 ? "" : r.apiVersion().substring(0, slash))
+                .withVersion(r.apiVersion().substring(slash + 1)).withKind(r.kind())
+                .withPlural(r.kind().toLowerCase(java.util.Locale.ROOT) + "s").withNamespaced(true).build();
+        return client.genericKubernetesResources(context).inNamespace(r.namespace());
     }
 
     static Taint taint() {

@@ -57,7 +57,7 @@ final class ReturnNode implements Mitigation {
         }
         Policy.Remediation r = policy.get() == null ? null : policy.get().remediation();
         if (r != null && "medik8s".equals(policy.get().repairProtocol())) {
-            client.genericKubernetesResources(r.apiVersion(), r.kind()).inNamespace(r.namespace()).withName(node).delete();
+            RepairNode.remediations(client, r).withName(node).delete();
         }
         client.nodes().withName(node).edit(x -> {
             NodeBuilder b = new NodeBuilder(x);
@@ -81,10 +81,8 @@ final class ReturnNode implements Mitigation {
         String said = notes.getOrDefault(RepairNode.MESSAGE, "");
         String state = labels.get(RepairNode.LABEL);
         if ("failed".equals(state)) return Optional.of("the repairer reports failure" + (said.isEmpty() ? "" : ": " + said));
-        if ("requested".equals(state)) {
-            Optional<String> medik8s = medik8sDone(n.getMetadata().getName());
-            if (medik8s.isPresent()) return medik8s;
-        }
+        Optional<String> withRepair = stillWithRepair(n.getMetadata().getName(), state);
+        if (withRepair.isPresent()) return withRepair;
         if (!Pods.nodeReady(n)) return Optional.of("the node is not Ready");
         var capacity = n.getStatus().getCapacity() == null ? null : n.getStatus().getCapacity().get(ResetGpu.GPU);
         var allocatable = n.getStatus().getAllocatable() == null ? null : n.getStatus().getAllocatable().get(ResetGpu.GPU);
@@ -102,15 +100,18 @@ final class ReturnNode implements Mitigation {
         return Optional.empty();
     }
 
-    /** Still with repair: the handshake's repairer has not answered, or the medik8s remediation has not succeeded. */
-    private Optional<String> medik8sDone(String node) {
+    /**
+     * Still with repair: under the handshake the repairer has not answered; under medik8s the
+     * remediation CR has not succeeded (the CR, not the label, is medik8s's answer).
+     */
+    private Optional<String> stillWithRepair(String node, String state) {
         Policy p = policy.get();
         if (p == null || !"medik8s".equals(p.repairProtocol())) {
-            return Optional.of("the repairer has not answered yet (label " + RepairNode.LABEL + "=requested)");
+            return "requested".equals(state) ? Optional.of("the repairer has not answered yet (label " + RepairNode.LABEL + "=requested)")
+                    : Optional.empty();
         }
         Policy.Remediation r = p.remediation();
-        GenericKubernetesResource cr = client.genericKubernetesResources(r.apiVersion(), r.kind()).inNamespace(r.namespace())
-                .withName(node).get();
+        GenericKubernetesResource cr = RepairNode.remediations(client, r).withName(node).get();
         if (cr == null) return Optional.empty();
         Object status = cr.getAdditionalProperties().get("status");
         boolean succeeded = status instanceof Map<?, ?> s && s.get("conditions") instanceof List<?> cs && cs.stream()
