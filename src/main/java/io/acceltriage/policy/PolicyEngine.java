@@ -206,7 +206,7 @@ public final class PolicyEngine {
                     .filter(a -> a.kind() == ActionKind.RESET_GPU && a.target().equals(p.target())).toList();
             if (xids.size() + 1 >= pol.fatalXidsPerGpu()) {
                 return Optional.of(Verdict.deny("repeatOffenders.fatalXidsPerGpu", String.format(
-                        "repeat offender: GPU %s has had %d fatal XIDs in the last %s (at most %d before support is called; earlier"
+                        "repeat offender: GPU %s has had %d fatal XIDs in the last %s (the limit is %d; earlier"
                                 + " ones at %s): no more automatic resets, contact support to replace the GPU",
                         p.target(), xids.size() + 1, Durations.format(pol.xidWindow()), pol.fatalXidsPerGpu(), times(xids))));
             }
