@@ -109,7 +109,6 @@ public final class RulesPlanner {
     private List<Proposal> recovery(Diagnosis d, EvidenceBundle b, List<String> cited) {
         List<Proposal> out = new ArrayList<>();
         for (Finding f : d.supporting()) {
-            if (!f.group().startsWith("xid-")) continue;
             for (String id : f.evidenceIds()) {
                 Optional<Facts.MetricReading> m = b.byId(id).map(Evidence::fact).filter(Facts.MetricReading.class::isInstance)
                         .map(Facts.MetricReading.class::cast).filter(r -> "DCGM_FI_DEV_XID_ERRORS".equals(r.metric()));
