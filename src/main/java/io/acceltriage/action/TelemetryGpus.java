@@ -22,7 +22,7 @@ public final class TelemetryGpus implements GpuDevices {
     public Optional<Gpu> read(String node, int index) {
         List<Sample> samples;
         try {
-            samples = metrics.read(node).now();
+            samples = metrics.now(node);
         } catch (MetricsSource.EvidenceUnavailable e) {
             return Optional.empty();
         }

@@ -91,6 +91,15 @@ final class SandboxDispatcher extends Dispatcher {
             if (method.equals("GET") && path.equals("/version")) {
                 return KubeStatus.json(200, VERSION);
             }
+            // A server-side dry run validates and persists nothing: answer with the object as it stands.
+            Matcher evicted = EVICTION.matcher(path);
+            boolean dryRun = !method.equals("GET") && ("All".equals(query.get("dryRun"))
+                    || (method.equals("POST") && evicted.matches() && request.getUtf8Body().contains("\"All\"")));
+            if (dryRun) {
+                String target = evicted.matches() ? "/api/v1/namespaces/" + evicted.group(1) + "/pods/" + evicted.group(2) : path;
+                MockResponse current = store.locked(() -> crud().handleGet(target));
+                return current.code() == 200 && evicted.matches() ? KubeStatus.success(201) : current;
+            }
             Matcher m = LOG.matcher(path);
             if (method.equals("GET") && m.matches()) {
                 return log(m.group(1), m.group(2), query);

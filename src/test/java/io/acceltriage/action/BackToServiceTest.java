@@ -237,4 +237,18 @@ class BackToServiceTest {
         GenericKubernetesResource gone = crs.withName(NODE).get();
         assertNull(gone, "the remediation is deleted once the node is back");
     }
+
+    @Test
+    void aDryRunResetSaysWhatItWouldDoAndChangesNothing() {
+        cluster.inject(Fault.xid(NODE, 0, 48));
+        ActionRecord r = executor.carryOut("inc-dry", MitigationsTest.proposal(ActionKind.RESET_GPU, NODE + "/0"),
+                new io.acceltriage.policy.Verdict(io.acceltriage.policy.Decision.ALLOW, "test", List.of("test"), true));
+        assertEquals(ActionStatus.DRY_RUN, r.status(), r.detail());
+        assertTrue(r.detail().contains("would evict research/jupyter-alice-0, pause [device-plugin, dcgm-exporter]"), r.detail());
+        Node n = node(NODE);
+        assertFalse(Boolean.TRUE.equals(n.getSpec().getUnschedulable()));
+        assertEquals("true", n.getMetadata().getLabels().get("nvidia.com/gpu.deploy.device-plugin"));
+        assertNull(n.getMetadata().getLabels().get(ResetGpu.REQUEST));
+        assertEquals(48.0, xid(NODE, 0), "nothing was reset");
+    }
 }
