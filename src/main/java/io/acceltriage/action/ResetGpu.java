@@ -1,5 +1,6 @@
 package io.acceltriage.action;
 
+import io.acceltriage.cluster.Owners;
 import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Policy;
 import io.fabric8.kubernetes.api.model.Node;
@@ -70,6 +71,11 @@ final class ResetGpu implements Mitigation {
         Optional<GpuDevices.Gpu> telemetry = gpus.read(gpu.node, gpu.index);
         List<Pod> holders = holders(gpu, telemetry);
         List<String> operands = pausable(node(gpu.node));
+        Optional<String> gang = gangMember(holders);
+        if (gang.isPresent() && (policy.get() == null || policy.get().wholeGangsOnly())) {
+            return Outcome.failed(fenced.detail() + "; GPU " + gpu.index + " is held by " + gang.get() + ": moving it alone would stop"
+                    + " part of the gang (limits.wholeGangsOnly); restart the group first, then reset the GPU", false);
+        }
         if (dryRun) {
             return Outcome.done("dry run: " + fenced.detail() + "; would evict " + refs(holders) + ", pause " + operands
                     + " and ask the node agent to reset GPU " + gpu.index);
@@ -155,6 +161,18 @@ final class ResetGpu implements Mitigation {
                 .filter(p -> named.contains(Pods.ref(p)) || resourceIds(p).stream()
                         .anyMatch(id -> id.equals(uuid) || id.equals(String.valueOf(gpu.index))))
                 .toList();
+    }
+
+    /** The first holder that belongs to a gang, as "pod ns/name of Kind ns/name". */
+    private Optional<String> gangMember(List<Pod> holders) {
+        Owners owners = new Owners(client);
+        for (Pod p : holders) {
+            Owners.Top top = owners.topOf(p);
+            if (top != null && top.gang()) {
+                return Optional.of("pod " + Pods.ref(p) + " of " + top.kind() + " " + top.namespace() + "/" + top.name());
+            }
+        }
+        return Optional.empty();
     }
 
     static List<String> resourceIds(Pod p) {

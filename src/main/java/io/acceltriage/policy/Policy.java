@@ -137,7 +137,7 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
         return limits == null || limits.keepServingFloor() == null || limits.keepServingFloor();
     }
 
-    boolean wholeGangsOnly() {
+    public boolean wholeGangsOnly() {
         return limits == null || limits.wholeGangsOnly() == null || limits.wholeGangsOnly();
     }
 

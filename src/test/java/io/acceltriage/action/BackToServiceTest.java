@@ -251,4 +251,22 @@ class BackToServiceTest {
         assertNull(n.getMetadata().getLabels().get(ResetGpu.REQUEST));
         assertEquals(48.0, xid(NODE, 0), "nothing was reset");
     }
+
+    @Test
+    void aGpuHeldByAGangMemberIsNotResetUnderThePodsOfTheRestOfTheGang() {
+        // gpu-h100-04 runs one member of the pretraining JobSet on all eight GPUs.
+        cluster.inject(Fault.xid("gpu-h100-04", 1, 48));
+        ActionRecord r = run(ActionKind.RESET_GPU, "gpu-h100-04/1");
+        assertEquals(ActionStatus.FAILED, r.status(), r.detail());
+        assertTrue(r.detail().contains("of JobSet ml/llm-pretrain") && r.detail().contains("restart the group first"), r.detail());
+        assertEquals(4, client.pods().inNamespace("ml").list().getItems().stream()
+                .filter(p -> p.getMetadata().getName().startsWith("llm-pretrain-workers-0-") && p.getMetadata().getDeletionTimestamp() == null)
+                .count(), "no member was evicted");
+        assertNull(node("gpu-h100-04").getMetadata().getLabels().get(ResetGpu.REQUEST), "no reset was asked for");
+
+        // Once the group has restarted elsewhere, the same reset goes through.
+        assertEquals(ActionStatus.SUCCEEDED, run(ActionKind.RESTART_GROUP, "ml/llm-pretrain").status());
+        ActionRecord after = run(ActionKind.RESET_GPU, "gpu-h100-04/1");
+        assertEquals(ActionStatus.SUCCEEDED, after.status(), after.detail());
+    }
 }
