@@ -269,4 +269,36 @@ class BackToServiceTest {
         ActionRecord after = run(ActionKind.RESET_GPU, "gpu-h100-04/1");
         assertEquals(ActionStatus.SUCCEEDED, after.status(), after.detail());
     }
+
+    @Test
+    void theFifthFatalXidOnAGpuIsCountedFromTheActionsTableAndStopsTheReset() {
+        // A GPU of its own, so other tests' rows in the shared database do not count.
+        String gpu = "gpu-x-" + UUID.randomUUID().toString().substring(0, 6) + "/1";
+        io.acceltriage.cluster.ClusterFacts facts = new io.acceltriage.cluster.ClusterFacts() {
+            public io.acceltriage.cluster.PoolState poolOf(String node) {
+                return new io.acceltriage.cluster.PoolState("h100-train", 12, 0, 11, false);
+            }
+
+            public boolean optedOut(io.acceltriage.cluster.TargetKind kind, String target, String label) {
+                return false;
+            }
+        };
+        Policy policy = Policy.load("policies/default.yaml");
+        io.acceltriage.policy.PolicyEngine engine = new io.acceltriage.policy.PolicyEngine(() -> policy, facts, new StoredHistory(database),
+                io.acceltriage.policy.Breaker.inMemory(), java.time.Clock.systemUTC());
+        io.acceltriage.policy.PolicyContext device = new io.acceltriage.policy.PolicyContext(io.acceltriage.diagnosis.Family.DEVICE, 0.95, false);
+        for (int i = 1; i <= 5; i++) {
+            var proposal = MitigationsTest.proposal(ActionKind.RESET_GPU, gpu);
+            io.acceltriage.policy.Verdict v = engine.decide(proposal, device);
+            if (i < 5) {
+                assertEquals(io.acceltriage.policy.Decision.APPROVE, v.decision(), "XID " + i + ": " + v);
+                // Nobody approves: the reset is rejected or expires, yet the XID it answered still counts.
+                ActionRecord waiting = executor.carryOut("inc-xid-" + i + "-" + gpu, proposal, v);
+                assertEquals(ActionStatus.AWAITING_APPROVAL, waiting.status());
+            } else {
+                assertEquals("repeatOffenders.fatalXidsPerGpu", v.rule(), v.toString());
+                assertTrue(v.reasons().get(0).contains("5 fatal XIDs") && v.reasons().get(0).contains("contact support"), v.toString());
+            }
+        }
+    }
 }
