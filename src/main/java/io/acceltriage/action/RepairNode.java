@@ -108,7 +108,7 @@ final class RepairNode implements Mitigation {
     }
 
     private Policy.HealthLabel healthLabel() {
-        return policy.get() == null ? new Policy.HealthLabel("acceltriage.io/gpu-health", "passed") : policy.get().healthLabel();
+        return policy.get() == null ? Policy.DEFAULT_HEALTH_LABEL : policy.get().healthLabel();
     }
 
     GenericKubernetesResource remediation(Policy.Remediation r, String node) {

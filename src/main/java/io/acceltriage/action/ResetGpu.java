@@ -99,7 +99,8 @@ final class ResetGpu implements Mitigation {
         boolean answered = timing.until(wait, () -> labels(node(gpu.node)).containsKey(STATE));
         Node answeredNode = node(gpu.node);
         String state = labels(answeredNode).get(STATE);
-        String said = annotations(answeredNode).getOrDefault(MESSAGE, "");
+        // The agent's own sentence, without its full stop: it is quoted inside ours.
+        String said = annotations(answeredNode).getOrDefault(MESSAGE, "").strip().replaceAll("\\.$", "");
         List<String> restored = restore(gpu.node);
         String steps = fenced.detail() + "; evicted " + refs(holders) + "; paused and restored " + restored;
         if (!answered) {
@@ -188,8 +189,7 @@ final class ResetGpu implements Mitigation {
     private List<String> pausable(Node n) {
         List<String> out = new ArrayList<>();
         Map<String, String> labels = labels(n);
-        List<String> operands = policy.get() == null ? List.of("device-plugin", "dcgm-exporter", "dcgm", "gpu-feature-discovery")
-                : policy.get().resetOperands();
+        List<String> operands = policy.get() == null ? Policy.DEFAULT_OPERANDS : policy.get().resetOperands();
         for (String o : operands) {
             String v = labels.get(DEPLOY + o);
             if (v != null && !"false".equals(v)) out.add(o);

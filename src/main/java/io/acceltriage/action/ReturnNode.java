@@ -141,6 +141,6 @@ final class ReturnNode implements Mitigation {
     }
 
     private Policy.HealthLabel health() {
-        return policy.get() == null ? new Policy.HealthLabel("acceltriage.io/gpu-health", "passed") : policy.get().healthLabel();
+        return policy.get() == null ? Policy.DEFAULT_HEALTH_LABEL : policy.get().healthLabel();
     }
 }

@@ -68,7 +68,7 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
             String remediationWindow) {}
 
     /** The operands the GPU operator documents per-node deploy labels for; paused while a GPU resets. */
-    static final List<String> DEFAULT_OPERANDS = List.of("device-plugin", "dcgm-exporter", "dcgm", "gpu-feature-discovery");
+    public static final List<String> DEFAULT_OPERANDS = List.of("device-plugin", "dcgm-exporter", "dcgm", "gpu-feature-discovery");
 
     public List<String> resetOperands() {
         return repair == null || repair.operands() == null ? DEFAULT_OPERANDS : repair.operands();
@@ -86,10 +86,11 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
         return repair == null ? null : repair.remediation();
     }
 
-    /** Default: the label the sandbox's (and a DCGM diagnostics Job's) health check sets. */
+    /** The label the sandbox's health check (and a DCGM diagnostics Job written for it) sets, and its passing value. */
+    public static final HealthLabel DEFAULT_HEALTH_LABEL = new HealthLabel("acceltriage.io/gpu-health", "passed");
+
     public HealthLabel healthLabel() {
-        return repair == null || repair.healthLabel() == null ? new HealthLabel("acceltriage.io/gpu-health", "passed")
-                : repair.healthLabel();
+        return repair == null || repair.healthLabel() == null ? DEFAULT_HEALTH_LABEL : repair.healthLabel();
     }
 
     /** NVSentinel's analyzer: 5 fatal XIDs on one GPU in 24 h means contact support. */
