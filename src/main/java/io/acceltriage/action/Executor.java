@@ -59,7 +59,7 @@ public final class Executor {
         Supplier<Policy.Taint> taint = () -> policy.get() == null ? null : policy.get().cordonTaint();
         for (Mitigation m : List.of(new CordonNode(client, taint, timing), new RestartPod(client, timing),
                 new RestartGroup(client, timing), new DrainNode(client, taint, timing), new ShiftReplicas(client, timing),
-                new RestartNodeAgent(client, timing), new ResetGpu(client, taint, gpus, policy, timing),
+                new RestartNodeAgent(client, timing), new ResetGpu(client, taint, gpus, policy, node -> store.cordonedNodes().containsKey(node), timing),
                 new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing))) {
             mitigations.put(m.kind(), m);
         }

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -43,13 +44,17 @@ final class ResetGpu implements Mitigation {
     private final CordonNode cordon;
     private final GpuDevices gpus;
     private final Supplier<Policy> policy;
+    private final Predicate<String> cordonedByUs;
     private final Timing timing;
 
-    ResetGpu(KubernetesClient client, Supplier<Policy.Taint> taint, GpuDevices gpus, Supplier<Policy> policy, Timing timing) {
+    /** {@code cordonedByUs}: whether this service's own cordon-node fenced the node, so the reset may open it again. */
+    ResetGpu(KubernetesClient client, Supplier<Policy.Taint> taint, GpuDevices gpus, Supplier<Policy> policy,
+            Predicate<String> cordonedByUs, Timing timing) {
         this.client = client;
         this.cordon = new CordonNode(client, taint, timing);
         this.gpus = gpus;
         this.policy = policy;
+        this.cordonedByUs = cordonedByUs;
         this.timing = timing;
     }
 
@@ -66,6 +71,8 @@ final class ResetGpu implements Mitigation {
     @Override
     public Outcome apply(Mitigation.Target target, boolean dryRun) {
         Device gpu = Device.of(target);
+        // A node someone else cordoned (maintenance, a person's doubt) stays cordoned after the reset: not ours to open.
+        boolean othersFence = Pods.fenced(node(gpu.node)) && !cordonedByUs.test(gpu.node);
         Outcome fenced = cordon.apply(new Mitigation.Target(gpu.node, null), dryRun);
         if (!fenced.success()) return fenced;
         Optional<GpuDevices.Gpu> telemetry = gpus.read(gpu.node, gpu.index);
@@ -116,8 +123,12 @@ final class ResetGpu implements Mitigation {
         if (sick.isPresent()) {
             return Outcome.failed(steps + "; reset answered \"" + said + "\" but " + sick.get() + ": the node stays cordoned", false);
         }
+        String done = steps + "; node agent: " + said + "; GPU " + gpu.index + " healthy, XID cleared";
+        if (othersFence) {
+            return Outcome.done(done + "; " + gpu.node + " stays cordoned: it was cordoned before the reset, not by acceltriage");
+        }
         cordon.undo(new Mitigation.Target(gpu.node, null));
-        return Outcome.done(steps + "; node agent: " + said + "; GPU " + gpu.index + " healthy, XID cleared; uncordoned " + gpu.node);
+        return Outcome.done(done + "; uncordoned " + gpu.node);
     }
 
     @Override
@@ -125,7 +136,7 @@ final class ResetGpu implements Mitigation {
         Device gpu = Device.of(target);
         boolean back = timing.until(timing.verifyTimeout(), () -> {
             Node n = node(gpu.node);
-            return n != null && !Pods.fenced(n) && !labels(n).containsKey(REQUEST) && !annotations(n).containsKey(PAUSED)
+            return n != null && (!Pods.fenced(n) || othersCordon(gpu.node)) && !labels(n).containsKey(REQUEST) && !annotations(n).containsKey(PAUSED)
                     && unhealthy(gpu).isEmpty();
         });
         if (back) return Outcome.done("GPU " + gpu.index + " of " + gpu.node + " is healthy and the node is in service");
@@ -133,6 +144,11 @@ final class ResetGpu implements Mitigation {
         return Outcome.failed(n == null ? "node " + gpu.node + " is gone"
                 : Pods.fenced(n) ? "node " + gpu.node + " is cordoned again" : unhealthy(gpu).orElse("the reset handshake is still on the node"),
                 false);
+    }
+
+    /** The node is fenced, and not by this service's cordon-node: the reset leaves it so. */
+    private boolean othersCordon(String node) {
+        return !cordonedByUs.test(node);
     }
 
     /**

@@ -301,4 +301,16 @@ class BackToServiceTest {
             }
         }
     }
+
+    @Test
+    void aNodeSomeoneElseCordonedStaysCordonedAfterTheReset() {
+        String node = "gpu-a100-07";
+        client.nodes().withName(node).edit(n -> new NodeBuilder(n).editSpec().withUnschedulable(true).endSpec().build());
+        cluster.inject(Fault.xid(node, 2, 62));
+        ActionRecord r = run(ActionKind.RESET_GPU, node + "/2");
+        assertEquals(ActionStatus.SUCCEEDED, r.status(), r.detail());
+        assertTrue(r.detail().contains(node + " stays cordoned: it was cordoned before the reset, not by acceltriage"), r.detail());
+        assertTrue(Boolean.TRUE.equals(node(node).getSpec().getUnschedulable()));
+        assertEquals(0.0, xid(node, 2));
+    }
 }
