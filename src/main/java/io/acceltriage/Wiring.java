@@ -1,6 +1,7 @@
 package io.acceltriage;
 
 import io.acceltriage.action.Executor;
+import io.acceltriage.action.TelemetryGpus;
 import io.acceltriage.action.Leadership;
 import io.acceltriage.action.LeaseLeadership;
 import io.acceltriage.action.PolicyApprovals;
@@ -199,12 +200,14 @@ class Wiring {
     @Produces
     @Singleton
     Executor executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, PolicySource policy,
+            MetricsSource metrics,
             @ConfigProperty(name = "acceltriage.actions.eviction-timeout", defaultValue = "60s") Duration eviction,
             @ConfigProperty(name = "acceltriage.actions.scale-up-wait", defaultValue = "60s") Duration scaleUp,
             @ConfigProperty(name = "acceltriage.actions.verify-timeout", defaultValue = "60s") Duration verify) {
         return new Executor(client, database, audit, leadership, new Timing(eviction, scaleUp, verify, Duration.ofMillis(500)),
-                policy::current);
+                policy::current, new TelemetryGpus(metrics));
     }
+
 
     @Produces
     @Singleton

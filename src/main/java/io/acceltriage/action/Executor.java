@@ -47,6 +47,11 @@ public final class Executor {
 
     public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
             Supplier<Policy> policy) {
+        this(client, database, audit, leadership, timing, policy, GpuDevices.NONE);
+    }
+
+    public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
+            Supplier<Policy> policy, GpuDevices gpus) {
         this.database = database;
         this.audit = audit;
         this.store = new ActionStore(database);
@@ -54,7 +59,8 @@ public final class Executor {
         Supplier<Policy.Taint> taint = () -> policy.get() == null ? null : policy.get().cordonTaint();
         for (Mitigation m : List.of(new CordonNode(client, taint, timing), new RestartPod(client, timing),
                 new RestartGroup(client, timing), new DrainNode(client, taint, timing), new ShiftReplicas(client, timing),
-                new RestartNodeAgent(client, timing))) {
+                new RestartNodeAgent(client, timing), new ResetGpu(client, taint, gpus, policy, node -> store.cordonedNodes().containsKey(node), timing),
+                new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing))) {
             mitigations.put(m.kind(), m);
         }
     }

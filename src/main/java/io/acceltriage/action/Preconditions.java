@@ -64,4 +64,36 @@ final class Preconditions {
                     ? Optional.of("node " + t.name() + " now carries the opt-out label " + label) : Optional.empty();
         }
     }
+
+    /** reset-gpu's target is NODE/GPU, the node exists and has a GPU of that index. */
+    record GpuOfNode(KubernetesClient client) implements Precondition {
+        public String name() {
+            return "gpu-of-node";
+        }
+
+        public Optional<String> unmet(Mitigation.Target t) {
+            Optional<ResetGpu.Device> d = ResetGpu.Device.parse(t.name());
+            if (d.isEmpty()) return Optional.of("the target must be NODE/GPU (the GPU's index), got " + t.name());
+            Node n = client.nodes().withName(d.get().node()).get();
+            if (n == null) return Optional.of("node " + d.get().node() + " does not exist (it may have been replaced)");
+            var capacity = n.getStatus() == null || n.getStatus().getCapacity() == null ? null
+                    : n.getStatus().getCapacity().get(ResetGpu.GPU);
+            int gpus = capacity == null ? 0 : capacity.getNumericalAmount().intValue();
+            return d.get().index() < gpus ? Optional.empty()
+                    : Optional.of("node " + d.get().node() + " has " + gpus + " GPUs; there is no GPU " + d.get().index());
+        }
+    }
+
+    /** The node is cordoned: a node goes to repair, or comes back, only while nothing new can land on it. */
+    record NodeFenced(KubernetesClient client) implements Precondition {
+        public String name() {
+            return "node-fenced";
+        }
+
+        public Optional<String> unmet(Mitigation.Target t) {
+            Node n = client.nodes().withName(t.name()).get();
+            if (n == null) return Optional.of("node " + t.name() + " does not exist (it may have been replaced)");
+            return Pods.fenced(n) ? Optional.empty() : Optional.of("node " + t.name() + " is schedulable: cordon it first");
+        }
+    }
 }

@@ -3,6 +3,7 @@ package io.acceltriage.agent;
 import io.acceltriage.diagnosis.Diagnosis;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.diagnosis.Finding;
+import io.acceltriage.diagnosis.XidCatalogue;
 import io.acceltriage.evidence.Evidence;
 import io.acceltriage.evidence.EvidenceBundle;
 import io.acceltriage.evidence.Facts;
@@ -32,6 +33,17 @@ public final class RulesPlanner {
 
     /** Log signatures that mean the node cannot run accelerator work until a person fixes it. */
     private static final Set<String> NODE_CANNOT_SERVE = Set.of("nvml-mismatch", "cuda-driver-insufficient");
+
+    private final XidCatalogue xids;
+
+    public RulesPlanner() {
+        this(XidCatalogue.load());
+    }
+
+    /** The catalogue says which XIDs a GPU reset recovers from and which need the node rebooted. */
+    public RulesPlanner(XidCatalogue xids) {
+        this.xids = xids;
+    }
 
     public Plan plan(Diagnosis d, EvidenceBundle b) {
         List<Proposal> proposals = new ArrayList<>();
@@ -78,7 +90,46 @@ public final class RulesPlanner {
                 restartWorkloadOf(p, b, "restart on healthy nodes after the device fault on " + b.node(), cited, out);
             }
         }
-        escalate.add("a person must reset, reboot or replace the device on " + b.node() + ": " + d.cause());
+        List<Proposal> recovery = recovery(d, b, cited);
+        out.addAll(recovery);
+        if (recovery.isEmpty()) {
+            escalate.add("a person must reset, reboot or replace the device on " + b.node() + ": " + d.cause());
+        } else {
+            escalate.add("recovery proposed for " + b.node() + " (" + String.join(", ", recovery.stream().map(Proposal::name).toList())
+                    + "); a person replaces the hardware if it faults again: " + d.cause());
+        }
+    }
+
+    /**
+     * The way back to service the catalogue names for a fresh fatal XID read from the GPU's own
+     * telemetry: a reset of that one GPU, or, when only a reboot clears it (79, off the bus), a
+     * hand-over to repair and a validated return. An XID seen only in a log line names no GPU index
+     * to reset, so it gets none.
+     */
+    private List<Proposal> recovery(Diagnosis d, EvidenceBundle b, List<String> cited) {
+        List<Proposal> out = new ArrayList<>();
+        for (Finding f : d.supporting()) {
+            for (String id : f.evidenceIds()) {
+                Optional<Facts.MetricReading> m = b.byId(id).map(Evidence::fact).filter(Facts.MetricReading.class::isInstance)
+                        .map(Facts.MetricReading.class::cast).filter(r -> "DCGM_FI_DEV_XID_ERRORS".equals(r.metric()));
+                if (m.isEmpty() || m.get().device() == null || m.get().node() == null || (m.get().previous() != null && !m.get().changed())) {
+                    continue;
+                }
+                Optional<XidCatalogue.Xid> x = xids.get((int) m.get().value()).filter(XidCatalogue.Xid::fatal);
+                if (x.isEmpty() || x.get().repeatingFamily() != null) continue;
+                String node = m.get().node();
+                if (x.get().action().contains("reset GPU")) {
+                    out.add(new Proposal(ActionKind.RESET_GPU, node + "/" + m.get().device(), "reset GPU " + m.get().device() + " of "
+                            + node + ": XID " + x.get().code() + " (" + x.get().meaning() + ") clears with a GPU reset", cited, BY));
+                } else if (x.get().action().equals("reboot node")) {
+                    out.add(new Proposal(ActionKind.REPAIR_NODE, node, "hand " + node + " to repair: XID " + x.get().code() + " ("
+                            + x.get().meaning() + ") needs a reboot", cited, BY));
+                    out.add(new Proposal(ActionKind.RETURN_NODE, node, "return " + node + " once repaired and its health check passes",
+                            cited, BY));
+                }
+            }
+        }
+        return out;
     }
 
     private void planInfrastructure(Diagnosis d, EvidenceBundle b, List<Proposal> out, List<String> escalate) {

@@ -36,6 +36,20 @@ public final class ExporterScrape implements MetricsSource {
 
     @Override
     public NodeSamples read(String node) throws EvidenceUnavailable {
+        List<Sample> now = scrape(node);
+        Instant at = Instant.now();
+        Reading before = previous.put(node, new Reading(at, now));
+        boolean usable = before != null && Duration.between(before.at(), at).compareTo(HISTORY) < 0;
+        return new NodeSamples(now, usable ? before.samples() : List.of());
+    }
+
+    /** A scrape that leaves the remembered reading alone: the next triage still compares with its own last one. */
+    @Override
+    public List<Sample> now(String node) throws EvidenceUnavailable {
+        return scrape(node);
+    }
+
+    private List<Sample> scrape(String node) throws EvidenceUnavailable {
         URI uri = locator.apply(node).orElseThrow(() -> new EvidenceUnavailable(
                 "no device exporter found on node " + node + " (is dcgm-exporter scheduled there?)"));
         HttpResponse<String> response;
@@ -57,9 +71,6 @@ public final class ExporterScrape implements MetricsSource {
         } catch (IllegalArgumentException e) {
             throw new EvidenceUnavailable("exporter on " + node + " served an unreadable page: " + e.getMessage());
         }
-        Instant at = Instant.now();
-        Reading before = previous.put(node, new Reading(at, now));
-        boolean usable = before != null && Duration.between(before.at(), at).compareTo(HISTORY) < 0;
-        return new NodeSamples(now, usable ? before.samples() : List.of());
+        return now;
     }
 }

@@ -11,7 +11,11 @@ public enum ActionKind {
     CORDON_NODE("cordon-node", TargetKind.NODE),
     DRAIN_NODE("drain-node", TargetKind.NODE),
     SHIFT_REPLICAS("shift-replicas", TargetKind.WORKLOAD),
-    RESTART_NODE_AGENT("restart-node-agent", TargetKind.NODE);
+    RESTART_NODE_AGENT("restart-node-agent", TargetKind.NODE),
+    /** Target NODE/GPU (the GPU's index on the node, as nvidia-smi and dcgm-exporter's gpu label number it). */
+    RESET_GPU("reset-gpu", TargetKind.NODE),
+    REPAIR_NODE("repair-node", TargetKind.NODE),
+    RETURN_NODE("return-node", TargetKind.NODE);
 
     private final String wireName;
     private final TargetKind target;
@@ -36,12 +40,29 @@ public enum ActionKind {
         return target == TargetKind.NODE;
     }
 
+    /**
+     * The node an action on this target touches: the target itself, or the node part of reset-gpu's
+     * NODE/GPU. Scope, opt-out and the pool's limits are judged on that node.
+     */
+    public String node(String target) {
+        if (this == RESET_GPU && target != null && target.indexOf('/') > 0) {
+            return target.substring(0, target.indexOf('/'));
+        }
+        return target;
+    }
+
+    /** The wire names, for messages that list them. */
+    public static String wireNames() {
+        StringBuilder b = new StringBuilder();
+        for (ActionKind k : values()) b.append(b.isEmpty() ? "" : ", ").append(k.wireName);
+        return b.toString();
+    }
+
     @JsonCreator
     public static ActionKind parse(String s) {
         for (ActionKind k : values()) {
             if (k.wireName.equals(s)) return k;
         }
-        throw new IllegalArgumentException("unknown action '" + s + "': expected one of restart-pod, restart-group,"
-                + " cordon-node, drain-node, shift-replicas, restart-node-agent");
+        throw new IllegalArgumentException("unknown action '" + s + "': expected one of " + wireNames());
     }
 }

@@ -16,7 +16,7 @@ import java.util.Map;
 public record Policy(String apiVersion, String kind, Metadata metadata, Boolean dryRun, String optOutLabel,
         Scope scope, Map<String, ActionRule> actions, List<Budget> budgets, Limits limits, Breaker breaker,
         List<MaintenanceWindow> maintenanceWindows, List<Freeze> changeFreezes, Approvals approvals,
-        List<String> approvers) {
+        List<String> approvers, Repair repair, RepeatOffenders repeatOffenders) {
 
     public record Metadata(String name, String description) {}
 
@@ -46,6 +46,74 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
 
     public record Approvals(String expireAfter) {}
 
+    /**
+     * How a GPU is reset and a node handed to repair and taken back. {@code operands}: the GPU
+     * operator's operands paused (label {@code nvidia.com/gpu.deploy.<operand>=false}) while a GPU
+     * resets; {@code resetTimeout}: how long the node agent may take to answer the reset request;
+     * {@code protocol}: how a node goes to repair ({@code handshake} or {@code medik8s});
+     * {@code remediation}: the medik8s remediation CR to create; {@code healthLabel}: what must be
+     * on a node before {@code return-node} takes it back.
+     */
+    public record Repair(List<String> operands, String resetTimeout, String protocol, Remediation remediation,
+            HealthLabel healthLabel) {}
+
+    /** A medik8s-style remediation CR named after the node, e.g. SelfNodeRemediation. */
+    public record Remediation(String apiVersion, String kind, String namespace) {}
+
+    /** A node label set by a health check (DCGM diagnostics, IBM Autopilot) and the value that means healthy. */
+    public record HealthLabel(String key, String pass) {}
+
+    /** When a GPU or node stops being reset or returned automatically and a person contacts support. */
+    public record RepeatOffenders(Integer fatalXidsPerGpu, String xidWindow, Integer remediationsPerNode,
+            String remediationWindow) {}
+
+    /** The operands the GPU operator documents per-node deploy labels for; paused while a GPU resets. */
+    public static final List<String> DEFAULT_OPERANDS = List.of("device-plugin", "dcgm-exporter", "dcgm", "gpu-feature-discovery");
+
+    public List<String> resetOperands() {
+        return repair == null || repair.operands() == null ? DEFAULT_OPERANDS : repair.operands();
+    }
+
+    public Duration resetTimeout() {
+        return repair == null || repair.resetTimeout() == null ? Duration.ofMinutes(5) : Durations.parse(repair.resetTimeout());
+    }
+
+    public String repairProtocol() {
+        return repair == null || repair.protocol() == null ? "handshake" : repair.protocol();
+    }
+
+    public Remediation remediation() {
+        return repair == null ? null : repair.remediation();
+    }
+
+    /** The label the sandbox's health check (and a DCGM diagnostics Job written for it) sets, and its passing value. */
+    public static final HealthLabel DEFAULT_HEALTH_LABEL = new HealthLabel("acceltriage.io/gpu-health", "passed");
+
+    public HealthLabel healthLabel() {
+        return repair == null || repair.healthLabel() == null ? DEFAULT_HEALTH_LABEL : repair.healthLabel();
+    }
+
+    /** NVSentinel's analyzer: 5 fatal XIDs on one GPU in 24 h means contact support. */
+    public int fatalXidsPerGpu() {
+        return repeatOffenders == null || repeatOffenders.fatalXidsPerGpu() == null ? 5 : repeatOffenders.fatalXidsPerGpu();
+    }
+
+    public Duration xidWindow() {
+        return repeatOffenders == null || repeatOffenders.xidWindow() == null ? Duration.ofHours(24)
+                : Durations.parse(repeatOffenders.xidWindow());
+    }
+
+    /** NVSentinel: 5 remediations of one node in 7 days means contact support. */
+    public int remediationsPerNode() {
+        return repeatOffenders == null || repeatOffenders.remediationsPerNode() == null ? 5
+                : repeatOffenders.remediationsPerNode();
+    }
+
+    public Duration remediationWindow() {
+        return repeatOffenders == null || repeatOffenders.remediationWindow() == null ? Duration.ofDays(7)
+                : Durations.parse(repeatOffenders.remediationWindow());
+    }
+
     public boolean globalDryRun() {
         return Boolean.TRUE.equals(dryRun);
     }
@@ -70,7 +138,7 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
         return limits == null || limits.keepServingFloor() == null || limits.keepServingFloor();
     }
 
-    boolean wholeGangsOnly() {
+    public boolean wholeGangsOnly() {
         return limits == null || limits.wholeGangsOnly() == null || limits.wholeGangsOnly();
     }
 

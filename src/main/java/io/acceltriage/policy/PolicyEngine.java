@@ -92,6 +92,7 @@ public final class PolicyEngine {
                 .or(() -> breakerOpen())
                 .or(() -> outOfScope(pol, p))
                 .or(() -> optedOut(pol, p))
+                .or(() -> repeatOffender(pol, p, now))
                 .or(() -> coolingDown(rule, p, now))
                 .or(() -> overBudget(pol, p, now))
                 .or(() -> tooManyActions(pol, now));
@@ -141,7 +142,7 @@ public final class PolicyEngine {
         if (s == null) return Optional.empty();
         if (p.kind().targetsNode()) {
             if (s.pools() != null && !s.pools().isEmpty()) {
-                String pool = cluster.poolOf(p.target()).pool();
+                String pool = cluster.poolOf(p.kind().node(p.target())).pool();
                 if (!s.pools().contains(pool)) {
                     return Optional.of(Verdict.deny("scope.pools", "pool " + pool + " of " + p.target()
                             + " is outside the policy's scope " + s.pools()));
@@ -160,7 +161,7 @@ public final class PolicyEngine {
         boolean selects = (s.matchLabels() != null && !s.matchLabels().isEmpty())
                 || (s.excludeLabels() != null && !s.excludeLabels().isEmpty());
         if (selects) {
-            Map<String, String> labels = cluster.labelsOf(p.kind().target(), p.target());
+            Map<String, String> labels = cluster.labelsOf(p.kind().target(), p.kind().node(p.target()));
             if (s.excludeLabels() != null) {
                 for (Map.Entry<String, String> e : s.excludeLabels().entrySet()) {
                     if (e.getValue().equals(labels.get(e.getKey()))) {
@@ -183,10 +184,53 @@ public final class PolicyEngine {
 
     private Optional<Verdict> optedOut(Policy pol, Proposal p) {
         String label = pol.optOutLabelOrDefault();
-        if (cluster.optedOut(p.kind().target(), p.target(), label)) {
+        if (cluster.optedOut(p.kind().target(), p.kind().node(p.target()), label)) {
             return Optional.of(Verdict.deny("optOutLabel", p.target() + " carries the opt-out label " + label));
         }
         return Optional.empty();
+    }
+
+    /**
+     * NVSentinel's repeat-offender rules: a GPU with {@code fatalXidsPerGpu} fatal XIDs in the window
+     * (each incident that asked for its reset is one), or a node remediated {@code remediationsPerNode}
+     * times in the window, is not reset, repaired or returned automatically any more: the hardware
+     * goes to support for replacement. Counted from the actions table, this proposal included.
+     */
+    private Optional<Verdict> repeatOffender(Policy pol, Proposal p, Instant now) {
+        if (p.kind() != ActionKind.RESET_GPU && p.kind() != ActionKind.REPAIR_NODE && p.kind() != ActionKind.RETURN_NODE) {
+            return Optional.empty();
+        }
+        String node = p.kind().node(p.target());
+        if (p.kind() == ActionKind.RESET_GPU) {
+            List<ActionHistory.Past> xids = history.proposedSince(now.minus(pol.xidWindow())).stream()
+                    .filter(a -> a.kind() == ActionKind.RESET_GPU && a.target().equals(p.target())).toList();
+            if (xids.size() + 1 >= pol.fatalXidsPerGpu()) {
+                return Optional.of(Verdict.deny("repeatOffenders.fatalXidsPerGpu", String.format(
+                        "repeat offender: GPU %s has had %d fatal XIDs in the last %s (the limit is %d; earlier"
+                                + " ones at %s): no more automatic resets, contact support to replace the GPU",
+                        p.target(), xids.size() + 1, Durations.format(pol.xidWindow()), pol.fatalXidsPerGpu(), times(xids))));
+            }
+        }
+        List<ActionHistory.Past> remediations = history.since(now.minus(pol.remediationWindow())).stream()
+                .filter(a -> remediates(a.kind()) && a.kind().node(a.target()).equals(node)).toList();
+        if (p.kind() != ActionKind.RETURN_NODE ? remediations.size() + 1 >= pol.remediationsPerNode()
+                : remediations.size() >= pol.remediationsPerNode()) {
+            return Optional.of(Verdict.deny("repeatOffenders.remediationsPerNode", String.format(
+                    "repeat offender: node %s has been remediated %d times in the last %s (%s; at most %d): it stays fenced,"
+                            + " contact support to replace it", node, remediations.size() + (p.kind() != ActionKind.RETURN_NODE ? 1 : 0),
+                    Durations.format(pol.remediationWindow()), remediations.stream().map(a -> a.kind().wireName() + " " + a.target()
+                            + " at " + a.at()).toList(), pol.remediationsPerNode())));
+        }
+        return Optional.empty();
+    }
+
+    /** What counts as one remediation of a node: a GPU reset on it, or a hand-over to repair. */
+    private static boolean remediates(ActionKind k) {
+        return k == ActionKind.RESET_GPU || k == ActionKind.REPAIR_NODE;
+    }
+
+    private static String times(List<ActionHistory.Past> past) {
+        return past.isEmpty() ? "none" : String.join(", ", past.stream().map(a -> a.at().toString()).toList());
     }
 
     private Optional<Verdict> coolingDown(Policy.ActionRule rule, Proposal p, Instant now) {
@@ -262,9 +306,10 @@ public final class PolicyEngine {
 
     private Optional<Verdict> blastRadius(Policy pol, Proposal p, List<String> reasons) {
         switch (p.kind()) {
-            case CORDON_NODE, DRAIN_NODE -> {
+            case CORDON_NODE, DRAIN_NODE, RESET_GPU, REPAIR_NODE -> {
+                // A GPU reset and a hand-over to repair both fence the node first: the pool's cap holds for them too.
                 Optional<Verdict> pool = poolCap(pol, p, reasons);
-                if (pool.isPresent() || p.kind() == ActionKind.CORDON_NODE) return pool;
+                if (pool.isPresent() || p.kind() != ActionKind.DRAIN_NODE) return pool;
                 for (WorkloadFacts w : cluster.workloadsOnNode(p.target())) {
                     if (w.gang() && pol.wholeGangsOnly()) {
                         return Optional.of(Verdict.deny("limits.wholeGangsOnly", "draining " + p.target() + " would stop part of gang "
@@ -310,9 +355,9 @@ public final class PolicyEngine {
     }
 
     private Optional<Verdict> poolCap(Policy pol, Proposal p, List<String> reasons) {
-        PoolState pool = cluster.poolOf(p.target());
+        PoolState pool = cluster.poolOf(p.kind().node(p.target()));
         if (pool.targetCordoned()) {
-            reasons.add(p.target() + " is already cordoned");
+            reasons.add(p.kind().node(p.target()) + " is already cordoned");
             return Optional.empty();
         }
         int cap = Math.max(1, (int) Math.floor(pol.maxCordonedShare() * pool.nodes()));
@@ -367,6 +412,11 @@ public final class PolicyEngine {
                 return ctx.family() == Family.APPLICATION ? "an application fault never touches the node or moves other replicas" : null;
             case RESTART_NODE_AGENT:
                 return ctx.family() != Family.INFRASTRUCTURE ? "a node agent restart needs an infrastructure diagnosis" : null;
+            case RESET_GPU:
+                return ctx.family() != Family.DEVICE ? "a GPU reset needs a device diagnosis" : null;
+            case REPAIR_NODE:
+            case RETURN_NODE:
+                return ctx.family() == Family.APPLICATION ? "an application fault never sends a node to repair" : null;
             default:
                 return null;
         }

@@ -15,6 +15,7 @@ import java.util.Set;
 final class PolicyValidator {
 
     private static final Set<String> PER = Set.of("target", "workload", "fleet");
+    private static final Set<String> PROTOCOLS = Set.of("handshake", "medik8s");
     private static final Set<String> EFFECTS = Set.of("NoSchedule", "PreferNoSchedule", "NoExecute");
 
     private final String file;
@@ -128,6 +129,42 @@ final class PolicyValidator {
         if (p.approvals() != null) {
             duration(p.approvals().expireAfter(), "approvals", "expireAfter");
         }
+        if (p.repair() != null) {
+            Policy.Repair r = p.repair();
+            duration(r.resetTimeout(), "repair", "resetTimeout");
+            if (r.operands() != null) {
+                for (String o : r.operands()) {
+                    if (o == null || !o.matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?")) {
+                        fail("repair.operands: '" + o + "' is not an operand name as the GPU operator's nvidia.com/gpu.deploy.<operand>"
+                                + " labels spell it, e.g. device-plugin", "repair", "operands");
+                    }
+                }
+            }
+            if (r.protocol() != null && !PROTOCOLS.contains(r.protocol())) {
+                fail("repair.protocol must be one of " + PROTOCOLS + ", got '" + r.protocol() + "'", "repair", "protocol");
+            }
+            if ("medik8s".equals(r.protocol()) && (r.remediation() == null || blank(r.remediation().apiVersion())
+                    || blank(r.remediation().kind()) || blank(r.remediation().namespace()))) {
+                fail("repair.remediation needs apiVersion, kind and namespace for protocol medik8s, e.g. {apiVersion:"
+                        + " remediation.medik8s.io/v1alpha1, kind: SelfNodeRemediation, namespace: medik8s}", "repair", "protocol");
+            }
+            if (r.healthLabel() != null && (blank(r.healthLabel().key()) || blank(r.healthLabel().pass()))) {
+                fail("repair.healthLabel needs key and pass", "repair", "healthLabel");
+            }
+        }
+        if (p.repeatOffenders() != null) {
+            Policy.RepeatOffenders o = p.repeatOffenders();
+            if (o.fatalXidsPerGpu() != null && o.fatalXidsPerGpu() < 1) {
+                fail("repeatOffenders.fatalXidsPerGpu must be at least 1, got " + o.fatalXidsPerGpu(), "repeatOffenders",
+                        "fatalXidsPerGpu");
+            }
+            if (o.remediationsPerNode() != null && o.remediationsPerNode() < 1) {
+                fail("repeatOffenders.remediationsPerNode must be at least 1, got " + o.remediationsPerNode(), "repeatOffenders",
+                        "remediationsPerNode");
+            }
+            duration(o.xidWindow(), "repeatOffenders", "xidWindow");
+            duration(o.remediationWindow(), "repeatOffenders", "remediationWindow");
+        }
         if (p.approvers() != null && p.approvers().stream().anyMatch(a -> a == null || a.isBlank())) {
             fail("approvers: an entry is empty", "approvers");
         }
@@ -157,6 +194,10 @@ final class PolicyValidator {
             if (w.name().startsWith(d.toUpperCase()) && d.length() >= 3) return w;
         }
         return null;
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
     }
 
     private static boolean known(String action) {

@@ -126,6 +126,14 @@ final class DeviceState {
         return unhealthy.add(device(node, index).id());
     }
 
+    /** A reset or reboot brought the device back: idle, error-free, healthy again, as seeded. */
+    void recover(String node, int index) {
+        FleetSpec.Accelerator a = spec.poolOf(node).accelerator();
+        Device fresh = spec.poolOf(node).tpu() ? idleTpu(node, index, a) : idleGpu(node, index, a);
+        unhealthy.remove(device(node, index).id());
+        update(node, index, d -> fresh);
+    }
+
     boolean isUnhealthy(String id) {
         return unhealthy.contains(id);
     }

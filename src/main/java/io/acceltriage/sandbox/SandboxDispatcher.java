@@ -36,6 +36,9 @@ final class SandboxDispatcher extends Dispatcher {
     private volatile Consumer<ObjectNode> podDeleted = pod -> {
     };
     private volatile RequestGate gate = RequestGate.OPEN;
+    private volatile Consumer<String> nodeWritten = node -> {
+    };
+    private static final Pattern NODE = Pattern.compile("^/api/v1/nodes/([^/]+)(/status)?$");
 
     SandboxDispatcher(ObjectStore store, PodLogs logs) {
         this.store = store;
@@ -49,6 +52,11 @@ final class SandboxDispatcher extends Dispatcher {
 
     void onPodDeleted(Consumer<ObjectNode> listener) {
         this.podDeleted = listener;
+    }
+
+    /** Called with a node's name after a write to it: the simulated node agents watch their node. */
+    void onNodeWritten(Consumer<String> listener) {
+        this.nodeWritten = listener;
     }
 
     void gate(RequestGate gate) {
@@ -65,6 +73,11 @@ final class SandboxDispatcher extends Dispatcher {
         }
         MockResponse response = handle(request);
         g.applied(method, path, response.code());
+        if ((method.equals("PATCH") || method.equals("PUT")) && response.code() < 300) {
+            int q = path.indexOf('?');
+            Matcher node = NODE.matcher(q < 0 ? path : path.substring(0, q));
+            if (node.matches()) nodeWritten.accept(node.group(1));
+        }
         return response;
     }
 
@@ -77,6 +90,15 @@ final class SandboxDispatcher extends Dispatcher {
         try {
             if (method.equals("GET") && path.equals("/version")) {
                 return KubeStatus.json(200, VERSION);
+            }
+            // A server-side dry run validates and persists nothing: answer with the object as it stands.
+            Matcher evicted = EVICTION.matcher(path);
+            boolean dryRun = !method.equals("GET") && ("All".equals(query.get("dryRun"))
+                    || (method.equals("POST") && evicted.matches() && request.getUtf8Body().contains("\"All\"")));
+            if (dryRun) {
+                String target = evicted.matches() ? "/api/v1/namespaces/" + evicted.group(1) + "/pods/" + evicted.group(2) : path;
+                MockResponse current = store.locked(() -> crud().handleGet(target));
+                return current.code() == 200 && evicted.matches() ? KubeStatus.success(201) : current;
             }
             Matcher m = LOG.matcher(path);
             if (method.equals("GET") && m.matches()) {

@@ -18,13 +18,15 @@ public final class SimulatedCluster implements AutoCloseable {
     private final DeviceState devices;
     private final ExporterText exporterText;
     private final FaultInjector faults;
+    private final NodeRepairAgents agents;
 
     private SimulatedCluster(SimulatedApiServer server, DeviceState devices, ExporterText exporterText,
-            FaultInjector faults) {
+            FaultInjector faults, NodeRepairAgents agents) {
         this.server = server;
         this.devices = devices;
         this.exporterText = exporterText;
         this.faults = faults;
+        this.agents = agents;
     }
 
     public static SimulatedCluster start() {
@@ -37,14 +39,15 @@ public final class SimulatedCluster implements AutoCloseable {
         try {
             DeviceState devices = new DeviceState(FleetSpec.load());
             FleetSeed seed = new FleetSeed(server, devices);
-            FaultInjector faults = new FaultInjector(server, devices, seed, XidEffects.load(), AlertRules.load(clock),
-                    clock);
+            XidEffects xids = XidEffects.load();
+            FaultInjector faults = new FaultInjector(server, devices, seed, xids, AlertRules.load(clock), clock);
             WorkloadControllers controllers = new WorkloadControllers(server.store(), devices,
                     server.dispatcher().budgets());
             server.dispatcher().onPodDeleted(controllers::podDeleted);
             seed.seed();
-            server.client();
-            return new SimulatedCluster(server, devices, ExporterText.load(), faults);
+            NodeRepairAgents agents = new NodeRepairAgents(server.client(), devices, xids);
+            server.dispatcher().onNodeWritten(agents::nodeWritten);
+            return new SimulatedCluster(server, devices, ExporterText.load(), faults, agents);
         } catch (RuntimeException e) {
             server.close();
             throw e;
@@ -116,6 +119,7 @@ public final class SimulatedCluster implements AutoCloseable {
 
     @Override
     public void close() {
+        agents.close();
         server.close();
     }
 }

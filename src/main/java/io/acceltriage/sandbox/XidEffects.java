@@ -13,7 +13,7 @@ import java.util.Map;
 final class XidEffects {
 
     record Effect(String meaning, String alert, String severity, Boolean gpuUnhealthy, Boolean telemetryLost,
-            Boolean crashesWorkload, Integer exitCode, String log) {
+            Boolean crashesWorkload, Integer exitCode, String log, String recovery) {
 
         /** This entry with the default's values where it says nothing. */
         Effect over(Effect d) {
@@ -22,7 +22,8 @@ final class XidEffects {
                     gpuUnhealthy != null ? gpuUnhealthy : d.gpuUnhealthy,
                     telemetryLost != null ? telemetryLost : d.telemetryLost,
                     crashesWorkload != null ? crashesWorkload : d.crashesWorkload,
-                    exitCode != null ? exitCode : d.exitCode, log != null ? log : d.log);
+                    exitCode != null ? exitCode : d.exitCode, log != null ? log : d.log,
+                    recovery != null ? recovery : d.recovery);
         }
     }
 

@@ -289,4 +289,39 @@ class RulesPlannerTest {
 
         assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("unreadable: 500")), "reasons: " + p.escalationReasons());
     }
+
+    @Test
+    void aFreshXidAResetClearsProposesResettingThatOneGpu() {
+        EvidenceBundle b = Bundles.node(NODE).xid(1, 48).build();
+        Diagnosis d = Diagnoses.device("XID 48 on GPU 1").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of(NODE + "/1"), of(p, ActionKind.RESET_GPU).stream().map(Proposal::target).toList(), names(p).toString());
+        assertTrue(of(p, ActionKind.REPAIR_NODE).isEmpty(), names(p).toString());
+        assertEquals(1, of(p, ActionKind.CORDON_NODE).size(), "the node is fenced while the GPU waits for its reset");
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("reset-gpu:" + NODE + "/1")), p.escalationReasons().toString());
+    }
+
+    @Test
+    void anXidOnlyARebootClearsHandsTheNodeToRepairAndAsksToReturnIt() {
+        EvidenceBundle b = Bundles.node(NODE).xid(2, 79).build();
+        Diagnosis d = Diagnoses.device("XID 79 on GPU 2").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(of(p, ActionKind.RESET_GPU).isEmpty(), names(p).toString());
+        assertEquals(List.of("repair-node:" + NODE, "return-node:" + NODE),
+                names(p).stream().filter(n -> n.startsWith("repair-node") || n.startsWith("return-node")).toList());
+    }
+
+    @Test
+    void anOldXidOrOneThatIsFatalOnlyWhenRepeatingAsksForNoReset() {
+        EvidenceBundle old = Bundles.node(NODE).xidUnchanged(1, 48).build();
+        Plan p = PLANNER.plan(Diagnoses.device("XID 48 again").because(idOf(old, Facts.MetricReading.class), 0.9).build(), old);
+        assertTrue(of(p, ActionKind.RESET_GPU).isEmpty(), "an XID from before this alert: " + names(p));
+        EvidenceBundle ctx = Bundles.node(NODE).xid(1, 109).build();
+        Plan q = PLANNER.plan(Diagnoses.device("XID 109").because(idOf(ctx, Facts.MetricReading.class), 0.9).build(), ctx);
+        assertTrue(of(q, ActionKind.RESET_GPU).isEmpty(), "109 resets only when repeating: " + names(q));
+    }
 }

@@ -243,4 +243,60 @@ class PolicyEngineTest {
         assertTrue(e.decide(cordon("n1"), DEVICE).dryRun());
         assertTrue(!e.decide(of(ActionKind.RESTART_POD, "ns/p"), APP).dryRun());
     }
+
+    private static final String RECOVERY = ALLOW_ALL + """
+              reset-gpu: {decision: approve, minConfidence: 0.5}
+              repair-node: {decision: approve, minConfidence: 0.5}
+              return-node: {decision: allow, minConfidence: 0.5}
+            """;
+
+    @Test
+    void theFifthFatalXidOnOneGpuInADayStopsAutomaticResetsAndSaysContactSupport() {
+        for (int h = 1; h <= 3; h++) past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n1/1", NOW.minusSeconds(3600L * h)));
+        // Another GPU of the node, and an old one, do not count toward GPU 1.
+        past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n1/2", NOW.minusSeconds(60)));
+        past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n1/1", NOW.minusSeconds(3600L * 30)));
+        PolicyEngine e = engine(RECOVERY + "repeatOffenders: {remediationsPerNode: 50}\n");
+        assertEquals(Decision.APPROVE, e.decide(of(ActionKind.RESET_GPU, "n1/1"), DEVICE).decision(), "the fourth still resets");
+
+        past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n1/1", NOW.minusSeconds(1800)));
+        Verdict fifth = e.decide(of(ActionKind.RESET_GPU, "n1/1"), DEVICE);
+        assertEquals(Decision.DENY, fifth.decision());
+        assertEquals("repeatOffenders.fatalXidsPerGpu", fifth.rule());
+        assertTrue(fifth.reasons().get(0).contains("5 fatal XIDs in the last 1d (the limit is 5") && fifth.reasons().get(0).contains("contact support"),
+                fifth.reasons().toString());
+        assertEquals(Decision.APPROVE, e.decide(of(ActionKind.RESET_GPU, "n1/2"), DEVICE).decision());
+    }
+
+    @Test
+    void aNodeRemediatedFiveTimesInAWeekIsNeitherResetNorRepairedNorReturned() {
+        past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n1/0", NOW.minusSeconds(86_400L * 6)));
+        past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n1/3", NOW.minusSeconds(86_400L * 4)));
+        past.add(new ActionHistory.Past(ActionKind.REPAIR_NODE, "n1", NOW.minusSeconds(86_400L * 2)));
+        past.add(new ActionHistory.Past(ActionKind.CORDON_NODE, "n1", NOW.minusSeconds(86_400L)));
+        past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n2/0", NOW.minusSeconds(600)));
+        PolicyEngine e = engine(RECOVERY + "repeatOffenders: {remediationsPerNode: 4, remediationWindow: 7d}\n");
+        Verdict reset = e.decide(of(ActionKind.RESET_GPU, "n1/5"), DEVICE);
+        assertEquals("repeatOffenders.remediationsPerNode", reset.rule(), reset.toString());
+        assertTrue(reset.reasons().get(0).contains("remediated 4 times"), reset.reasons().toString());
+        assertEquals("repeatOffenders.remediationsPerNode", e.decide(of(ActionKind.REPAIR_NODE, "n1"), DEVICE).rule());
+        assertEquals(Decision.ALLOW, e.decide(of(ActionKind.RETURN_NODE, "n1"), DEVICE).decision(),
+                "three remediations are below the limit: the node may come back");
+        past.add(new ActionHistory.Past(ActionKind.REPAIR_NODE, "n1", NOW.minusSeconds(60)));
+        assertEquals("repeatOffenders.remediationsPerNode", e.decide(of(ActionKind.RETURN_NODE, "n1"), DEVICE).rule(),
+                "after the fourth remediation the node is not returned automatically");
+        assertEquals(Decision.APPROVE, e.decide(of(ActionKind.RESET_GPU, "n2/1"), DEVICE).decision(), "other nodes are not offenders");
+    }
+
+    @Test
+    void aGpuResetNeedsADeviceDiagnosisAndIsJudgedOnItsNode() {
+        assertEquals("family", engine(RECOVERY).decide(of(ActionKind.RESET_GPU, "n1/1"), INFRA).rule());
+        assertEquals("family", engine(RECOVERY).decide(of(ActionKind.REPAIR_NODE, "n1"), APP).rule());
+        cluster.optedOut = true;
+        assertEquals("optOutLabel", engine(RECOVERY).decide(of(ActionKind.RESET_GPU, "n1/1"), DEVICE).rule());
+        cluster.optedOut = false;
+        cluster.pool = new PoolState("tiny", 2, 0, 0, false);
+        assertEquals("limits.keepLastHealthyNode", engine(RECOVERY + "limits: {maxCordonedShareOfPool: 1.0}\n")
+                .decide(of(ActionKind.RESET_GPU, "n1/1"), DEVICE).rule(), "a reset fences its node: the pool's limits hold");
+    }
 }

@@ -112,4 +112,31 @@ class PolicyFileTest {
         var e = assertThrows(DataFiles.InvalidDataFile.class, () -> new PolicySource(file.toString(), null));
         assertTrue(e.getMessage().startsWith(file + ":3: approvers: an entry is empty"), e.getMessage());
     }
+
+    @Test
+    void theRepairAndRepeatOffenderKeysAreCheckedWithTheirLines() {
+        Policy p = Policy.load("policies/default.yaml");
+        assertEquals(List.of("device-plugin", "dcgm-exporter", "dcgm", "gpu-feature-discovery"), p.resetOperands());
+        assertEquals(5, p.fatalXidsPerGpu());
+        assertEquals(java.time.Duration.ofHours(24), p.xidWindow());
+        assertEquals(5, p.remediationsPerNode());
+        assertEquals(java.time.Duration.ofDays(7), p.remediationWindow());
+        assertEquals("handshake", p.repairProtocol());
+        assertEquals(Decision.APPROVE, p.rule(ActionKind.RESET_GPU).decision(), "by default a person approves a GPU reset");
+
+        String head = "apiVersion: acceltriage.io/v1\nkind: Policy\n";
+        String protocol = refusal(head + "repair:\n  protocol: karpenter\n");
+        assertTrue(protocol.startsWith("bad.yaml:4: repair.protocol must be one of") && protocol.endsWith("got 'karpenter'"), protocol);
+        assertTrue(refusal(head + "repair:\n  protocol: medik8s\n").startsWith("bad.yaml:4: repair.remediation needs apiVersion, kind and namespace"));
+        assertTrue(refusal(head + "repair:\n  operands: [device-plugin, \"Bad Name\"]\n")
+                .startsWith("bad.yaml:4: repair.operands: 'Bad Name' is not an operand name"));
+        assertTrue(refusal(head + "repair:\n  resetTimeout: soon\n").startsWith("bad.yaml:4: repair.resetTimeout: 'soon' is not a duration"));
+        assertTrue(refusal(head + "repeatOffenders:\n  xidWindow: 1h\n  fatalXidsPerGpu: 0\n")
+                .startsWith("bad.yaml:5: repeatOffenders.fatalXidsPerGpu must be at least 1, got 0"));
+        assertTrue(refusal(head + "repeatOffenders:\n  remediationWindow: a week\n")
+                .startsWith("bad.yaml:4: repeatOffenders.remediationWindow: 'a week' is not a duration"));
+        assertTrue(refusal(head + "repeatOffenders:\n  fatalXids: 5\n").startsWith("bad.yaml:4: unknown key 'fatalXids'"));
+        assertTrue(refusal(head + "actions:\n  reset-gpus: {decision: allow}\n").contains("unknown action 'reset-gpus': expected one of"
+                + " restart-pod, restart-group, cordon-node, drain-node, shift-replicas, restart-node-agent, reset-gpu, repair-node, return-node"));
+    }
 }

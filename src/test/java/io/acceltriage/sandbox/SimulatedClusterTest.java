@@ -244,4 +244,37 @@ class SimulatedClusterTest {
     private static long count(List<Node> nodes, String pool) {
         return nodes.stream().filter(n -> pool.equals(n.getMetadata().getLabels().get("acceltriage.io/pool"))).count();
     }
+
+    /** The simulated node agent answers the reset handshake as nvidia-smi would: not while the operator's operands use the GPU. */
+    @Test
+    void theNodeAgentResetsAGpuOnlyOnceTheOperandsArePaused() {
+        String node = "gpu-h100-07";
+        cluster.inject(Fault.xid(node, 3, 48));
+        client.nodes().withName(node).edit(n -> new io.fabric8.kubernetes.api.model.NodeBuilder(n).editMetadata()
+                .addToLabels("acceltriage.io/gpu-reset", "3").endMetadata().build());
+        assertEquals("failed", awaitLabel(node, "acceltriage.io/gpu-reset-state"));
+        assertTrue(client.nodes().withName(node).get().getMetadata().getAnnotations().get("acceltriage.io/gpu-reset-message")
+                .contains("pause the GPU operator's operands first"));
+
+        client.nodes().withName(node).edit(n -> new io.fabric8.kubernetes.api.model.NodeBuilder(n).editMetadata()
+                .addToLabels("nvidia.com/gpu.deploy.device-plugin", "false").addToLabels("nvidia.com/gpu.deploy.dcgm-exporter", "false")
+                .removeFromLabels("acceltriage.io/gpu-reset-state").endMetadata().build());
+        assertEquals("succeeded", awaitLabel(node, "acceltriage.io/gpu-reset-state"));
+        assertEquals("8", client.nodes().withName(node).get().getStatus().getAllocatable().get("nvidia.com/gpu").getAmount());
+        assertTrue(cluster.exporterText(node).lines().anyMatch(l -> l.startsWith("DCGM_FI_DEV_XID_ERRORS{gpu=\"3\"") && l.endsWith(" 0")));
+    }
+
+    private static String awaitLabel(String node, String label) {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            String v = client.nodes().withName(node).get().getMetadata().getLabels().get(label);
+            if (v != null) return v;
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return null;
+    }
 }

@@ -1,0 +1,146 @@
+package io.acceltriage.action;
+
+import io.acceltriage.policy.ActionKind;
+import io.acceltriage.policy.Policy;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Takes a repaired node back into service, only after it proves healthy: the repairer said it is done
+ * (and did not say it failed), the node is Ready, every GPU is advertised again, and a health check
+ * run after the repair (DCGM diagnostics, IBM Autopilot; {@code repair.healthLabel} in policy) passed.
+ * Then the hand-over is cleared and the node uncordoned. A node that fails stays fenced and the
+ * failure carries the check's own words. Undone by cordoning again.
+ */
+final class ReturnNode implements Mitigation {
+
+    private final KubernetesClient client;
+    private final Supplier<Policy.Taint> taint;
+    private final Supplier<Policy> policy;
+    private final Timing timing;
+
+    ReturnNode(KubernetesClient client, Supplier<Policy.Taint> taint, Supplier<Policy> policy, Timing timing) {
+        this.client = client;
+        this.taint = taint;
+        this.policy = policy;
+        this.timing = timing;
+    }
+
+    @Override
+    public ActionKind kind() {
+        return ActionKind.RETURN_NODE;
+    }
+
+    @Override
+    public List<Precondition> preconditions() {
+        return List.of(new Preconditions.NodeFenced(client));
+    }
+
+    @Override
+    public Outcome apply(Mitigation.Target target, boolean dryRun) {
+        String node = target.name();
+        Node n = client.nodes().withName(node).get();
+        if (n == null) return Outcome.failed("node " + node + " does not exist", false);
+        Optional<String> unfit = unfit(n);
+        if (unfit.isPresent()) {
+            return Outcome.failed("node " + node + " stays fenced: " + unfit.get(), false);
+        }
+        String passed = "health check " + health().key() + "=" + health().pass();
+        if (dryRun) {
+            return Outcome.done("dry run: " + node + " passed validation (" + passed + "); would clear the repair hand-over and uncordon it");
+        }
+        Policy.Remediation r = policy.get() == null ? null : policy.get().remediation();
+        if (r != null && "medik8s".equals(policy.get().repairProtocol())) {
+            RepairNode.remediations(client, r).withName(node).delete();
+        }
+        client.nodes().withName(node).edit(x -> {
+            NodeBuilder b = new NodeBuilder(x);
+            b.editMetadata().removeFromLabels(RepairNode.LABEL).removeFromAnnotations(RepairNode.MESSAGE)
+                    .removeFromAnnotations(RepairNode.REQUESTED_AT).endMetadata();
+            if (x.getSpec().getTaints() != null) {
+                b.editSpec().withTaints(x.getSpec().getTaints().stream().filter(t -> !RepairNode.TAINT.equals(t.getKey())).toList())
+                        .endSpec();
+            }
+            return b.build();
+        });
+        Outcome open = new CordonNode(client, taint, timing).undo(target);
+        return Outcome.done(node + " passed validation (Ready, every GPU advertised, " + passed + "); cleared the repair hand-over; "
+                + open.detail());
+    }
+
+    /** Why the node may not come back yet, in the words of whoever said so; empty when it may. */
+    private Optional<String> unfit(Node n) {
+        Map<String, String> labels = RepairNode.labels(n);
+        Map<String, String> notes = n.getMetadata().getAnnotations() == null ? Map.of() : n.getMetadata().getAnnotations();
+        String said = notes.getOrDefault(RepairNode.MESSAGE, "");
+        String state = labels.get(RepairNode.LABEL);
+        if ("failed".equals(state)) return Optional.of("the repairer reports failure" + (said.isEmpty() ? "" : ": " + said));
+        Optional<String> withRepair = stillWithRepair(n.getMetadata().getName(), state);
+        if (withRepair.isPresent()) return withRepair;
+        if (!Pods.nodeReady(n)) return Optional.of("the node is not Ready");
+        var capacity = n.getStatus().getCapacity() == null ? null : n.getStatus().getCapacity().get(ResetGpu.GPU);
+        var allocatable = n.getStatus().getAllocatable() == null ? null : n.getStatus().getAllocatable().get(ResetGpu.GPU);
+        if (capacity != null && (allocatable == null
+                || allocatable.getNumericalAmount().intValue() < capacity.getNumericalAmount().intValue())) {
+            return Optional.of("it advertises " + (allocatable == null ? 0 : allocatable.getNumericalAmount().intValue()) + " of "
+                    + capacity.getNumericalAmount().intValue() + " GPUs");
+        }
+        String health = labels.get(health().key());
+        if (!health().pass().equals(health)) {
+            String diag = notes.get(health().key());
+            return Optional.of(health == null ? "no health check has run since the repair (label " + health().key() + " missing)"
+                    : "health check " + health().key() + "=" + health + (diag == null ? "" : ": " + diag));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Still with repair: under the handshake the repairer has not answered; under medik8s the
+     * remediation CR has not succeeded (the CR, not the label, is medik8s's answer).
+     */
+    private Optional<String> stillWithRepair(String node, String state) {
+        Policy p = policy.get();
+        if (p == null || !"medik8s".equals(p.repairProtocol())) {
+            return "requested".equals(state) ? Optional.of("the repairer has not answered yet (label " + RepairNode.LABEL + "=requested)")
+                    : Optional.empty();
+        }
+        Policy.Remediation r = p.remediation();
+        GenericKubernetesResource cr = RepairNode.remediations(client, r).withName(node).get();
+        if (cr == null) return Optional.empty();
+        Object status = cr.getAdditionalProperties().get("status");
+        boolean succeeded = status instanceof Map<?, ?> s && s.get("conditions") instanceof List<?> cs && cs.stream()
+                .anyMatch(c -> c instanceof Map<?, ?> m && "Succeeded".equals(m.get("type")) && "True".equals(m.get("status")));
+        return succeeded ? Optional.empty() : Optional.of(r.kind() + " " + r.namespace() + "/" + node + " has not succeeded yet");
+    }
+
+    @Override
+    public Outcome verify(Mitigation.Target target) {
+        boolean open = timing.until(timing.verifyTimeout(), () -> {
+            Node n = client.nodes().withName(target.name()).get();
+            return n != null && !Pods.fenced(n) && !RepairNode.labels(n).containsKey(RepairNode.LABEL);
+        });
+        return open ? Outcome.done("node " + target.name() + " is schedulable again")
+                : Outcome.failed("node " + target.name() + " is still cordoned or with repair", false);
+    }
+
+    @Override
+    public boolean undoable() {
+        return true;
+    }
+
+    /** Fences the node again: the return was a mistake, nothing new should land there. */
+    @Override
+    public Outcome undo(Mitigation.Target target) {
+        return new CordonNode(client, taint, timing).apply(target, false);
+    }
+
+    private Policy.HealthLabel health() {
+        return policy.get() == null ? Policy.DEFAULT_HEALTH_LABEL : policy.get().healthLabel();
+    }
+}

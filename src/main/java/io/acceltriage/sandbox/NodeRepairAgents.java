@@ -1,0 +1,138 @@
+package io.acceltriage.sandbox;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The other side of acceltriage's reset and repair handshakes, as a real cluster's agents would answer
+ * them: a node agent that resets one GPU when its node is labelled {@code acceltriage.io/gpu-reset=N}
+ * (refusing, as {@code nvidia-smi --gpu-reset} does, while the GPU operator's operands or a pod still
+ * use the GPU, and for a fault a reset cannot clear), and a repairer that reboots a node labelled
+ * {@code acceltriage.io/repair=requested} and then runs the health check that labels it. They act a
+ * moment after the write, on their own thread, through the API like any controller.
+ */
+final class NodeRepairAgents implements AutoCloseable {
+
+    static final String RESET = "acceltriage.io/gpu-reset";
+    static final String RESET_STATE = "acceltriage.io/gpu-reset-state";
+    static final String RESET_MESSAGE = "acceltriage.io/gpu-reset-message";
+    static final String REPAIR = "acceltriage.io/repair";
+    static final String REPAIR_MESSAGE = "acceltriage.io/repair-message";
+    static final String HEALTH = "acceltriage.io/gpu-health";
+    static final String DEPLOY = "nvidia.com/gpu.deploy.";
+
+    private final KubernetesClient client;
+    private final DeviceState devices;
+    private final XidEffects xids;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "sandbox-node-agents");
+        t.setDaemon(true);
+        return t;
+    });
+
+    NodeRepairAgents(KubernetesClient client, DeviceState devices, XidEffects xids) {
+        this.client = client;
+        this.devices = devices;
+        this.xids = xids;
+    }
+
+    void nodeWritten(String node) {
+        if (!worker.isShutdown()) worker.execute(() -> answer(node));
+    }
+
+    private void answer(String name) {
+        try {
+            Node n = client.nodes().withName(name).get();
+            if (n == null || !devices.hasDevices(name)) return;
+            Map<String, String> labels = n.getMetadata().getLabels();
+            if (labels.containsKey(RESET) && !labels.containsKey(RESET_STATE)) {
+                reset(n, Integer.parseInt(labels.get(RESET)));
+            }
+            if ("requested".equals(labels.get(REPAIR))) {
+                repair(n);
+            }
+        } catch (RuntimeException e) {
+            // a node deleted or the server closing mid-answer: an agent on a dying node says nothing either
+        }
+    }
+
+    private void reset(Node n, int index) {
+        String node = n.getMetadata().getName();
+        DeviceState.Device gpu = devices.device(node, index);
+        String bus = gpu.pciBusId();
+        Optional<String> refusal = operandsRunning(n).map(o -> "Unable to reset GPU " + bus + " because it is being used by "
+                + o + "; pause the GPU operator's operands first")
+                .or(() -> holder(node, gpu.id()).map(p -> "Unable to reset GPU " + bus + " because it is in use by pod " + p))
+                .or(() -> {
+                    int xid = (int) gpu.get("DCGM_FI_DEV_XID_ERRORS");
+                    return "reboot".equals(xids.of(xid).recovery())
+                            ? Optional.of("Unable to reset GPU " + bus + ": XID " + xid + " (" + xids.of(xid).meaning()
+                                    + ") needs a node reboot") : Optional.empty();
+                });
+        if (refusal.isEmpty()) {
+            devices.recover(node, index);
+        }
+        int count = devices.devices(node).size();
+        client.nodes().withName(node).edit(x -> {
+            NodeBuilder b = new NodeBuilder(x).editMetadata().addToLabels(RESET_STATE, refusal.isEmpty() ? "succeeded" : "failed")
+                    .addToAnnotations(RESET_MESSAGE, refusal.orElse("GPU " + bus + " was successfully reset.")).endMetadata();
+            if (refusal.isEmpty()) {
+                b.editStatus().addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(count - devices.unhealthyCount(node))))
+                        .endStatus();
+            }
+            return b.build();
+        });
+    }
+
+    /** A reboot clears every GPU; then a DCGM diagnostic (level 2) runs and labels the node. */
+    private void repair(Node n) {
+        String node = n.getMetadata().getName();
+        for (DeviceState.Device d : devices.devices(node)) devices.recover(node, d.index());
+        devices.setExporterUp(node, true);
+        int count = devices.devices(node).size();
+        client.nodes().withName(node).edit(x -> new NodeBuilder(x).editMetadata().addToLabels(REPAIR, "complete")
+                .addToAnnotations(REPAIR_MESSAGE, "rebooted").addToLabels(HEALTH, "passed")
+                .addToAnnotations(HEALTH, "dcgmi diag -r 2: Pass (" + count + " GPUs)").endMetadata()
+                .editStatus().addToCapacity("nvidia.com/gpu", new Quantity(String.valueOf(count)))
+                .addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(count)))
+                .withConditions(x.getStatus().getConditions().stream().peek(c -> {
+                    if (c.getType().equals("Ready")) {
+                        c.setStatus("True");
+                        c.setReason("KubeletReady");
+                        c.setMessage("kubelet is posting ready status");
+                    } else {
+                        c.setStatus("False");
+                    }
+                }).toList()).endStatus()
+                .editSpec().withTaints(x.getSpec().getTaints().stream()
+                        .filter(t -> !t.getKey().startsWith("node.kubernetes.io/")).toList()).endSpec()
+                .build());
+    }
+
+    private static Optional<String> operandsRunning(Node n) {
+        return n.getMetadata().getLabels().entrySet().stream()
+                .filter(e -> e.getKey().startsWith(DEPLOY) && "true".equals(e.getValue()))
+                .map(e -> e.getKey().substring(DEPLOY.length())).findFirst();
+    }
+
+    private Optional<String> holder(String node, String uuid) {
+        List<Pod> pods = client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems();
+        return pods.stream().filter(p -> node.equals(p.getSpec().getNodeName()))
+                .filter(p -> p.getStatus().getContainerStatuses().stream().anyMatch(c -> FaultInjector.gpuIds(c).contains(uuid)))
+                .map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()).findFirst();
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+    }
+}
