@@ -30,7 +30,9 @@ class ApiFailuresTest {
     static final Node NODE = new NodeBuilder().withNewMetadata().withName("n1").withResourceVersion("1").endMetadata()
             .withNewSpec().withUnschedulable(false).endSpec().build();
 
-    static final int REQUEST_TIMEOUT_MS = 300;
+    // Long enough for a healthy read on a loaded 2-core machine, short enough that three timeouts stay
+    // far below the bounds the tests assert (and the 30 s a hung server holds its answer).
+    static final int REQUEST_TIMEOUT_MS = 1000;
 
     KubernetesMockServer server;
     Database database;
