@@ -1,5 +1,6 @@
 package io.acceltriage;
 
+import io.acceltriage.action.Decisions;
 import io.acceltriage.action.Executor;
 import io.acceltriage.action.Leadership;
 import io.acceltriage.action.LeaseLeadership;
@@ -210,6 +211,13 @@ class Wiring {
     @Singleton
     PolicyApprovals approvals(Executor executor, PolicySource policy, Breaker breaker, io.acceltriage.metrics.ServiceMetrics metrics) {
         return new PolicyApprovals(executor, policy::current, breaker, Clock.systemUTC(), metrics::approval);
+    }
+
+    /** The one way people decide, whatever the channel: see {@link Decisions}. */
+    @Produces
+    @Singleton
+    Decisions decisions(PolicyApprovals approvals, Executor executor, Breaker breaker, PolicySource policy, AuditLog audit) {
+        return new Decisions(approvals, executor, breaker, policy::current, audit);
     }
 
     private static String hostname() {

@@ -38,6 +38,7 @@ class AccessFilter {
         String method = ctx.getMethod();
         String path = normalise(ctx.getUriInfo().getPath());
         if (AccessRules.exempt(method, path).isPresent()) {
+            knowBySession(ctx);
             return Optional.empty();
         }
         String remote = http.remoteAddress() == null ? "" : http.remoteAddress().hostAddress();
@@ -71,6 +72,20 @@ class AccessFilter {
         }
         current.set(p);
         return Optional.empty();
+    }
+
+    /**
+     * An exempt route is never refused here, but one that acts for a person (an approval link) must
+     * know who that person is: a valid session cookie names them. A cross-site form cannot lend its
+     * victim's session to it. A bearer header is left alone: on exempt routes it belongs to another
+     * scheme (Alertmanager's token).
+     */
+    private void knowBySession(ContainerRequestContext ctx) {
+        Cookie cookie = ctx.getCookies().get(Sessions.COOKIE);
+        if (cookie == null || (!"GET".equals(ctx.getMethod()) && !sameOrigin(ctx))) {
+            return;
+        }
+        sessions.verify(cookie.getValue()).ifPresent(current::set);
     }
 
     private Optional<Response> refuse(ContainerRequestContext ctx, String path, String actor, int status, String reason,

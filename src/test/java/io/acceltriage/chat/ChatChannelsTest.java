@@ -183,30 +183,57 @@ class ChatChannelsTest {
     // ---- Teams: approval links ----
 
     @Test
-    void anApprovalLinkShowsOnGetActsOnceOnPostAndRefusesChanges() {
-        String token = links.issue("act-0003", ApprovalLinks.Choice.APPROVE, ChatTestProfile.TEAMS_APPROVER);
-        // GET never acts: twice, and the link still works after.
-        given().get("/api/v1/approvals/" + token).then().statusCode(404).body(containsString("act-0003"));
-        given().get("/api/v1/approvals/" + token).then().statusCode(404);
+    void anApprovalLinkLeadsToASignInAndDecidesOnlyForTheSignedInApproverItNames() {
+        String action = "act-linkonce1";
+        pendingAction(action, "inc-chat-link-once", "cordon-node", "gpu-h100-06");
+        String token = links.issue(action, ApprovalLinks.Choice.REJECT, ChatTestProfile.TEAMS_APPROVER);
+        String link = "/api/v1/approvals/" + token;
 
-        String first = given().post("/api/v1/approvals/" + token).then().statusCode(200).extract().asString();
-        assertFalse(first.contains("only the people"), first);
-        assertTrue(first.contains(ChatDecisions.NO_APPROVALS) || first.contains("act-0003"), first);
-        given().post("/api/v1/approvals/" + token).then().statusCode(410).body(containsString("works once"));
-        given().get("/api/v1/approvals/" + token).then().statusCode(410);
+        // Whoever holds the card is sent to sign in; nothing is decided, the link is not spent.
+        for (Response anonymous : List.of(given().redirects().follow(false).get(link), given().redirects().follow(false).post(link))) {
+            anonymous.then().statusCode(303).header("Location", "/login?next=" + URLEncoder.encode(link, StandardCharsets.UTF_8));
+        }
+        assertEquals("AWAITING_APPROVAL", actionStatus(action));
+
+        // Another signed-in person — even an approver of the service — cannot use the approver's link.
+        String otherPerson = session(io.acceltriage.TestAuth.APPROVER);
+        given().cookie("acceltriage_session", otherPerson).get(link).then().statusCode(403).body(containsString("not yours"));
+        given().cookie("acceltriage_session", otherPerson).post(link).then().statusCode(403).body(containsString("not yours"));
+        assertEquals("AWAITING_APPROVAL", actionStatus(action));
+        assertTrue(audit(null, AuditKind.ACCESS_DENIED).stream().anyMatch(a -> a.actor().equals("test-approver")
+                && a.payload().path("action").asText().equals(action)), "the refused click is audited as who made it");
+
+        // The approver it names, signed in: GET shows (twice, acting never), POST decides once, as them.
+        String approver = session(ChatTestProfile.TEAMS_APPROVER_TOKEN);
+        given().cookie("acceltriage_session", approver).get(link).then().statusCode(200).body(containsString("method=\"post\""));
+        given().cookie("acceltriage_session", approver).get(link).then().statusCode(200);
+        assertEquals("AWAITING_APPROVAL", actionStatus(action));
+        String done = given().cookie("acceltriage_session", approver).post(link).then().statusCode(200).extract().asString();
+        assertTrue(done.contains("Rejected " + action), done);
+        assertEquals("REJECTED", actionStatus(action));
+        assertTrue(audit(null, AuditKind.APPROVAL).stream().anyMatch(a -> a.actor().equals(ChatTestProfile.TEAMS_APPROVER)
+                && a.payload().path("action").asText().equals(action)), "the decision is audited as the signed-in approver");
+        given().cookie("acceltriage_session", approver).post(link).then().statusCode(410).body(containsString("works once"));
 
         String other = links.issue("act-0004", ApprovalLinks.Choice.APPROVE, ChatTestProfile.TEAMS_APPROVER);
         String spliced = other.substring(0, other.indexOf('.')) + token.substring(token.indexOf('.'));
         given().get("/api/v1/approvals/" + spliced).then().statusCode(403).body(containsString("signature"));
-        given().post("/api/v1/approvals/" + spliced).then().statusCode(403);
+        given().cookie("acceltriage_session", approver).post("/api/v1/approvals/" + spliced).then().statusCode(403);
         given().post("/api/v1/approvals/not-a-token").then().statusCode(403);
     }
 
     @Test
     void anApprovalLinkIssuedToSomeoneThePolicyDoesNotNameDoesNothing() {
-        String token = links.issue("act-0005", ApprovalLinks.Choice.APPROVE, "0b5e1c2d-0000-4000-8000-000000000002");
-        given().post("/api/v1/approvals/" + token).then().statusCode(200)
-                .body(containsString("only the people the policy names as approvers may approve"));
+        // test-approver signs in, but the chat policy does not name them.
+        String token = links.issue("act-0005", ApprovalLinks.Choice.APPROVE, "test-approver");
+        given().cookie("acceltriage_session", session(io.acceltriage.TestAuth.APPROVER)).post("/api/v1/approvals/" + token)
+                .then().statusCode(200).body(containsString("only the people the policy names as approvers may approve"));
+    }
+
+    /** A login session for the holder of {@code token}, as the login form gives it. */
+    static String session(String token) {
+        return given().redirects().follow(false).contentType(FORM).formParam("token", token).formParam("next", "/")
+                .post("/login").then().statusCode(303).extract().cookie("acceltriage_session");
     }
 
     // ---- notifications ----
@@ -328,10 +355,11 @@ class ChatChannelsTest {
         }
         assertTrue(approveUrl != null && approveUrl.startsWith("https://acceltriage.example.test/api/v1/approvals/"), card.toString());
         String path = approveUrl.substring("https://acceltriage.example.test".length());
-        given().get(path).then().statusCode(200).body(containsString("drain-node"))
+        String approver = session(ChatTestProfile.TEAMS_APPROVER_TOKEN);
+        given().cookie("acceltriage_session", approver).get(path).then().statusCode(200).body(containsString("drain-node"))
                 .body(containsString("method=\"post\"")).body(containsString(ChatTestProfile.TEAMS_APPROVER));
-        String done = given().post(path).then().statusCode(200).extract().asString();
-        assertTrue(done.contains(ChatDecisions.NO_APPROVALS) || done.contains(action), done);
+        String done = given().cookie("acceltriage_session", approver).post(path).then().statusCode(200).extract().asString();
+        assertTrue(done.contains(action), done);
         assertTrue(auditReader.find(new AuditQuery(null, null, null, null, null, "xoxb-test-token", null, 10)).isEmpty()
                 && auditReader.find(new AuditQuery(null, null, null, null, null, ChatTestProfile.SLACK_SECRET, null, 10)).isEmpty(),
                 "no secret in the audit log");
