@@ -216,8 +216,9 @@ class Wiring {
     /** The one way people decide, whatever the channel: see {@link Decisions}. */
     @Produces
     @Singleton
-    Decisions decisions(PolicyApprovals approvals, Executor executor, Breaker breaker, PolicySource policy, AuditLog audit) {
-        return new Decisions(approvals, executor, breaker, policy::current, audit);
+    Decisions decisions(PolicyApprovals approvals, Executor executor, Breaker breaker, PolicySource policy, AuditLog audit,
+            io.acceltriage.triage.IncidentFollowsActions incidents) {
+        return new Decisions(approvals, executor, breaker, policy::current, audit, incidents::follow);
     }
 
     private static String hostname() {

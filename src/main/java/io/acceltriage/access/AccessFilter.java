@@ -1,5 +1,6 @@
 package io.acceltriage.access;
 
+import io.acceltriage.http.Redirects;
 import io.acceltriage.http.ErrorBody;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Priorities;
@@ -101,7 +102,7 @@ class AccessFilter {
         if (status == 401) {
             String next = ctx.getUriInfo().getRequestUri().getRawPath()
                     + (ctx.getUriInfo().getRequestUri().getRawQuery() == null ? "" : "?" + ctx.getUriInfo().getRequestUri().getRawQuery());
-            return Optional.of(Response.seeOther(URI.create("/login?next=" + URLEncoder.encode(
+            return Optional.of(Redirects.seeOther(("/login?next=" + URLEncoder.encode(
                     "GET".equals(ctx.getMethod()) ? next : "/", StandardCharsets.UTF_8))).header("Cache-Control", "no-store").build());
         }
         return Optional.of(Response.status(status).type(MediaType.TEXT_PLAIN_TYPE.withCharset("UTF-8"))

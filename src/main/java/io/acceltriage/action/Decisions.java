@@ -24,8 +24,12 @@ public final class Decisions {
     private final Breaker breaker;
     private final Supplier<Policy> policy;
     private final AuditLog audit;
+    private final java.util.function.Consumer<String> decidedOn;
 
-    public Decisions(Approvals approvals, Executor executor, Breaker breaker, Supplier<Policy> policy, AuditLog audit) {
+    /** {@code decidedOn} hears the incident of every action a person decided on, so its state can follow. */
+    public Decisions(Approvals approvals, Executor executor, Breaker breaker, Supplier<Policy> policy, AuditLog audit,
+            java.util.function.Consumer<String> decidedOn) {
+        this.decidedOn = decidedOn;
         this.approvals = approvals;
         this.executor = executor;
         this.breaker = breaker;
@@ -38,13 +42,21 @@ public final class Decisions {
         return verified != null && !verified.isBlank() && policy.get().approversOrEmpty().contains(verified);
     }
 
+    /**
+     * Whether {@code verified} may do {@code attempted} (a decision outside the actions: a silence);
+     * a refusal is audited as them, like every other.
+     */
+    public boolean permits(String verified, String attempted) {
+        return refusal(verified, attempted, null).isEmpty();
+    }
+
     public Result approve(String verified, String actionId) {
-        return refusal(verified, "approve", actionId).orElseGet(() -> approvals.approve(actionId, verified));
+        return refusal(verified, "approve", actionId).orElseGet(() -> followed(approvals.approve(actionId, verified)));
     }
 
     public Result reject(String verified, String actionId, String reason) {
         return refusal(verified, "reject", actionId)
-                .orElseGet(() -> approvals.reject(actionId, verified, reason));
+                .orElseGet(() -> followed(approvals.reject(actionId, verified, reason)));
     }
 
     /** Reverts a finished action where its mitigation has an undo (uncordon). */
@@ -54,6 +66,7 @@ public final class Decisions {
         try {
             ActionRecord r = executor.undo(actionId, verified);
             boolean undone = r.status() == ActionStatus.UNDONE;
+            decidedOn.accept(r.incidentId());
             return new Result(undone, actionId, r.status(), undone ? "undone: " + r.detail() : "the undo failed: " + r.detail(),
                     undone ? Refusal.NONE : Refusal.CONFLICT);
         } catch (IllegalArgumentException e) {
@@ -87,6 +100,14 @@ public final class Decisions {
         return java.util.Optional.of(new Result(false, actionId, null, "sorry, " + (who.equals("unknown") ? "an unnamed caller" : who)
                 + " is not among the approvers of policy " + policy.get().name()
                 + "; ask one of them, or an administrator to add you to its approvers list", Refusal.NOT_AN_APPROVER));
+    }
+
+    /** A decision that reached the action (whatever became of it) may have moved its incident on. */
+    private Result followed(Result r) {
+        if (r.refusal() == Refusal.NONE || r.refusal() == Refusal.CONFLICT) {
+            decidedOn.accept(incidentOf(r.actionId()));
+        }
+        return r;
     }
 
     private String incidentOf(String actionId) {

@@ -9,6 +9,8 @@ public enum AuditKind {
     ALERT_SET_ASIDE("alert.set-aside"),
     INCIDENT_OPENED("incident.opened"),
     INCIDENT_RESOLVED("incident.resolved"),
+    /** A person's decision moved the incident to another state (approved and ran, rejected, undone). */
+    INCIDENT_STATE("incident.state"),
     EVIDENCE_COLLECTED("evidence.collected"),
     DIAGNOSIS("diagnosis"),
     PROPOSAL("proposal"),

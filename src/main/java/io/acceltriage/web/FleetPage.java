@@ -1,5 +1,6 @@
 package io.acceltriage.web;
 
+import io.acceltriage.http.Redirects;
 import io.acceltriage.access.CurrentUser;
 import io.acceltriage.action.Decisions;
 import io.acceltriage.action.Executor;
@@ -74,7 +75,7 @@ class FleetPage {
     @Path("breaker/reset")
     public Response reset() {
         String said = decisions.resetBreaker(who.getName()).message();
-        return Response.seeOther(URI.create("/fleet?notice=" + encode(said.substring(0, 1).toUpperCase() + said.substring(1) + ".")))
+        return Redirects.seeOther("/fleet?notice=" + encode(said.substring(0, 1).toUpperCase() + said.substring(1) + "."))
                 .build();
     }
 

@@ -1,5 +1,6 @@
 package io.acceltriage.web;
 
+import io.acceltriage.http.Redirects;
 import io.acceltriage.access.CurrentUser;
 import io.acceltriage.action.Approvals;
 import io.acceltriage.action.Decisions;
@@ -109,7 +110,7 @@ class PagesResource {
         Map<String, String> q = new LinkedHashMap<>();
         q.put("notice", notice);
         q.put("failed", Boolean.toString(failed));
-        return Response.seeOther(URI.create(link("/incidents/" + id, q, null, null))).build();
+        return Redirects.seeOther(link("/incidents/" + id, q, null, null)).build();
     }
 
     static String link(String base, Map<String, String> params, String extraKey, String extraValue) {

@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.Predicate;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -113,6 +114,42 @@ class ChatChannelsTest {
         assertTrue(posts("/slack/response/cmd-forged", r -> true).isEmpty(), "a wrongly signed command does nothing");
     }
 
+    // ---- replays of signed requests ----
+
+    @Test
+    void aSignedSlackCommandOrClickSentAgainWithinItsWindowRunsOnce() {
+        String command = form("command", "/triage", "text", "status node gpu-h100-03", "user_id", "U0SOMEONE",
+                "user_name", "sam", "channel_id", "C0OPS", "response_url", fake() + "/slack/response/cmd-replayed");
+        long ts = now();
+        slack("/api/v1/slack/commands", command, FORM, ts, ChatTestProfile.SLACK_SECRET, null).then().statusCode(200);
+        // The very same bytes, signature and timestamp: a captured request sent again within the five minutes.
+        slack("/api/v1/slack/commands", command, FORM, ts, ChatTestProfile.SLACK_SECRET, null).then().statusCode(409)
+                .body("error", containsString("replay"));
+        awaitOne("/slack/response/cmd-replayed", r -> true);
+
+        String click = click("U0STRANGER", "reject", "act-0009", "click-replayed");
+        slack("/api/v1/slack/interactions", click, FORM, ts, ChatTestProfile.SLACK_SECRET, null).then().statusCode(200);
+        slack("/api/v1/slack/interactions", click, FORM, ts, ChatTestProfile.SLACK_SECRET, null).then().statusCode(409);
+        awaitOne("/slack/response/click-replayed", r -> true);
+        sleep(1000);
+        assertEquals(1, posts("/slack/response/cmd-replayed", r -> true).size(), "the command ran once");
+        assertEquals(1, posts("/slack/response/click-replayed", r -> true).size(), "the click ran once");
+    }
+
+    @Test
+    void aTeamsActivityRunsOnceAndOnlyWhileItsTimestampIsFresh() {
+        String body = activity("<at>acceltriage</at> help", ChatTestProfile.TEAMS_APPROVER, "f:replayed-" + UUID.randomUUID(), Instant.now());
+        teams(body, ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("investigate pod"));
+        teams(body, ChatTestProfile.TEAMS_TOKEN).then().statusCode(409).body("error", containsString("replay"));
+
+        String old = activity("<at>acceltriage</at> help", ChatTestProfile.TEAMS_APPROVER, "f:from-2019", Instant.parse("2019-04-04T02:12:25Z"));
+        teams(old, ChatTestProfile.TEAMS_TOKEN).then().statusCode(401).body("error", containsString("5 minutes"));
+        String future = activity("<at>acceltriage</at> help", ChatTestProfile.TEAMS_APPROVER, "f:from-later", Instant.now().plusSeconds(3600));
+        teams(future, ChatTestProfile.TEAMS_TOKEN).then().statusCode(401);
+        String undated = body.replaceAll("\"timestamp\":\"[^\"]*\",", "").replace("f:replayed-", "f:undated-");
+        teams(undated, ChatTestProfile.TEAMS_TOKEN).then().statusCode(400).body("error", containsString("timestamp"));
+    }
+
     // ---- Slack: buttons ----
 
     @Test
@@ -161,13 +198,27 @@ class ChatChannelsTest {
     }
 
     @Test
-    void teamsApprovalsAreForTheNamedApproversAndSilencesReachAlertmanager() {
+    void teamsApprovalsAndSilencesAreForTheNamedApproversAndSilencesAreBoundedAndAboutASubject() {
         String stranger = "0b5e1c2d-0000-4000-8000-000000000001";
         teams(activity("<at>acceltriage</at> approve act-0002", stranger), ChatTestProfile.TEAMS_TOKEN).then().statusCode(200)
                 .body("text", containsString("only the people the policy names as approvers may approve"));
-        teams(activity("<at>acceltriage</at> silence GpuXidError node=gpu-h100-04 for 2h board swap", stranger),
-                ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("5f3c0d1e-silence"));
+        // Anyone who can mention the bot used to silence any alert; now only approvers, about one subject, within the policy's bound.
+        teams(activity("<at>acceltriage</at> silence GpuXidError node=gpu-h100-04 for 2h stranger", stranger),
+                ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("only the people the policy names as approvers"));
+        teams(activity("<at>acceltriage</at> silence GpuXidError for 2h everywhere", ChatTestProfile.TEAMS_APPROVER),
+                ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("node=NAME"));
+        teams(activity("<at>acceltriage</at> silence GpuXidError severity=critical for 2h everywhere", ChatTestProfile.TEAMS_APPROVER),
+                ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("No silence was created"));
+        teams(activity("<at>acceltriage</at> silence GpuXidError node=gpu-h100-04 for 7d week", ChatTestProfile.TEAMS_APPROVER),
+                ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("at most 4h"));
+        assertTrue(audit(null, AuditKind.ACCESS_DENIED).stream().anyMatch(a -> a.actor().equals(stranger)
+                && a.payload().path("attempted").asText().startsWith("silence")), "the stranger's silence is refused and audited");
+        sleep(300);
+        assertTrue(posts("/am/api/v2/silences", r -> r.body().contains("stranger") || r.body().contains("everywhere")
+                || r.body().contains("week")).isEmpty(), "no refused silence reached Alertmanager");
 
+        teams(activity("<at>acceltriage</at> silence GpuXidError node=gpu-h100-04 for 2h board swap", ChatTestProfile.TEAMS_APPROVER),
+                ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("5f3c0d1e-silence"));
         JsonNode silence = awaitOne("/am/api/v2/silences", r -> r.body().contains("gpu-h100-04")).json();
         assertEquals("alertname", silence.path("matchers").path(0).path("name").asText());
         assertEquals("GpuXidError", silence.path("matchers").path(0).path("value").asText());
@@ -176,8 +227,10 @@ class ChatChannelsTest {
         assertFalse(silence.path("matchers").path(1).path("isRegex").asBoolean(true));
         assertEquals(Duration.ofHours(2), Duration.between(Instant.parse(silence.path("startsAt").asText()),
                 Instant.parse(silence.path("endsAt").asText())));
-        assertTrue(silence.path("createdBy").asText().contains("teams:" + stranger));
+        assertTrue(silence.path("createdBy").asText().contains("teams:" + ChatTestProfile.TEAMS_APPROVER));
         assertEquals("board swap", silence.path("comment").asText());
+        assertTrue(audit(null, AuditKind.SILENCE).stream().anyMatch(a -> a.actor().equals(ChatTestProfile.TEAMS_APPROVER)),
+                "the silence is audited as the approver");
     }
 
     // ---- Teams: approval links ----
@@ -447,8 +500,13 @@ class ChatChannelsTest {
         }
     }
 
+    /** A fresh activity: its own id, sent now (Teams' replay protection refuses stale and repeated ones). */
     static String activity(String text, String aadObjectId) {
-        return "{\"type\":\"message\",\"id\":\"1485983408511\",\"timestamp\":\"2026-11-30T10:00:00.000Z\","
+        return activity(text, aadObjectId, "f:" + UUID.randomUUID(), Instant.now());
+    }
+
+    static String activity(String text, String aadObjectId, String id, Instant sent) {
+        return "{\"type\":\"message\",\"id\":\"" + id + "\",\"timestamp\":\"" + sent + "\","
                 + "\"serviceUrl\":\"https://smba.trafficmanager.net/emea/\",\"channelId\":\"msteams\",\"from\":{\"id\":\"29:1abc\","
                 + "\"name\":\"Pat Doe\",\"aadObjectId\":\"" + aadObjectId + "\"},\"conversation\":{\"id\":\"19:x@thread.skype\"},"
                 + "\"text\":\"" + text + "\",\"textFormat\":\"plain\",\"entities\":[]}";
