@@ -19,8 +19,13 @@ class ServeCommand implements Runnable {
     @jakarta.inject.Inject
     io.acceltriage.access.AccessTokens access;
 
+    @jakarta.inject.Inject
+    io.acceltriage.audit.AuditLog audit;
+
     @Override
     public void run() {
+        // Only the service starts a key in the chain; `audit verify` and the other tools only read it.
+        audit.useConfiguredKey();
         String base = "http://localhost:" + port;
         System.out.println("acceltriage is up on " + base + " (cluster: " + mode + ")");
         System.out.println("  incidents page:   " + base + "/");

@@ -31,7 +31,9 @@ public enum AuditKind {
     POLICY_RELOADED("policy.reloaded"),
     POLICY_REJECTED("policy.rejected"),
     BREAKER_TRIPPED("breaker.tripped"),
-    BREAKER_RESET("breaker.reset");
+    BREAKER_RESET("breaker.reset"),
+    /** From this record on, the chain is hashed under the key its fingerprint names (a new or rotated key). */
+    AUDIT_KEYED("audit.keyed");
 
     private final String wireName;
 
