@@ -20,11 +20,17 @@ public class AuditVerifier {
 
     private final Database database;
     private final ChainKey key;
+    private final HeadCheckpoints checkpoints;
 
     @jakarta.inject.Inject
-    AuditVerifier(Database database, ChainKey key) {
+    AuditVerifier(Database database, ChainKey key, HeadCheckpoints checkpoints) {
         this.database = database;
         this.key = key;
+        this.checkpoints = checkpoints;
+    }
+
+    AuditVerifier(Database database, ChainKey key) {
+        this(database, key, null);
     }
 
     AuditVerifier(Database database) {
@@ -117,6 +123,12 @@ public class AuditVerifier {
             if (key.keyed() && count > 0 && !underKey.equals(key.fingerprint())) {
                 return ChainVerdict.broken(count, headSeq, "the chain ends under key " + underKey + ", not the configured key "
                         + key.fingerprint() + ": its keyed records were removed or rewritten by someone without the key", pruned);
+            }
+            if (checkpoints != null) {
+                java.util.Optional<String> off = checkpoints.disagreement(c, headSeq, pruned);
+                if (off.isPresent()) {
+                    return ChainVerdict.broken(count, headSeq, off.get(), pruned);
+                }
             }
             // A record beyond the head as it is now was not appended through the chain. The highest
             // record is read before the head: a concurrent append moves the head past its own record.
