@@ -23,7 +23,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * them after a rotation.
  */
 @Singleton
-public final class ChainKey {
+final class ChainKey {
 
     static final int MIN_LENGTH = 32;
     /** The fingerprint of "no key": records hashed with plain SHA-256, as before keys existed. */
@@ -39,7 +39,7 @@ public final class ChainKey {
     }
 
     /** For tests and tools: {@code current} null for an unkeyed chain. */
-    public ChainKey(String current, List<String> previous) {
+    ChainKey(String current, List<String> previous) {
         this.current = current == null ? null : checked(current, "acceltriage.audit.chain-key (ACCELTRIAGE_AUDIT_CHAIN_KEY)");
         List<String> all = new ArrayList<>(previous);
         for (String p : all) {
@@ -50,7 +50,7 @@ public final class ChainKey {
         if (this.current != null) known.put(fingerprint(this.current), this.current);
     }
 
-    public static ChainKey none() {
+    static ChainKey none() {
         return new ChainKey(null, List.of());
     }
 

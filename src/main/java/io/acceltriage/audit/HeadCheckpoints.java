@@ -29,7 +29,7 @@ import org.jboss.logging.Logger;
  * a minute ago, kept elsewhere, shows both.
  */
 @ApplicationScoped
-public class HeadCheckpoints {
+class HeadCheckpoints {
 
     private static final Logger LOG = Logger.getLogger(HeadCheckpoints.class);
 
