@@ -18,7 +18,18 @@ public class App implements QuarkusApplication {
     CommandLine.IFactory factory;
 
     public static void main(String... args) {
+        if (asksForHelp(args)) {
+            // Usage needs no service: answered before Quarkus starts, so nothing opens a port or a store.
+            System.exit(new CommandLine(new Commands()).execute(args));
+        }
         String command = args.length == 0 || args[0].startsWith("-") ? "serve" : args[0];
+        if ("serve".equals(command)) {
+            String problem = preflight();
+            if (problem != null) {
+                System.err.println("acceltriage: " + problem);
+                System.exit(2);
+            }
+        }
         if (!"serve".equals(command)) {
             System.setProperty("quarkus.http.host-enabled", "false");
             System.setProperty("acceltriage.processing.enabled", "false");
@@ -28,6 +39,40 @@ public class App implements QuarkusApplication {
         Quarkus.run(App.class, args);
     }
 
+    /**
+     * The operator's own files, checked before anything starts: a typo is one line naming the file,
+     * the line and the reason, and no port is opened. Null when they are fine (or absent: the service
+     * then warns and uses the bundled copies).
+     */
+    static String preflight() {
+        String policy = setting("acceltriage.policy.file", "ACCELTRIAGE_POLICY_FILE", "policies/default.yaml");
+        String tools = setting("acceltriage.tools.dir", "ACCELTRIAGE_TOOLS_DIR", "tools");
+        try {
+            if (java.nio.file.Files.isRegularFile(java.nio.file.Path.of(policy))) io.acceltriage.policy.Policy.load(policy);
+            if (java.nio.file.Files.isDirectory(java.nio.file.Path.of(tools))) io.acceltriage.evidence.Toolsets.load(tools);
+            return null;
+        } catch (io.acceltriage.config.DataFiles.InvalidDataFile | IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** A setting as Quarkus would read it here: system property, then environment variable, then the default. */
+    private static String setting(String property, String env, String fallback) {
+        String v = System.getProperty(property);
+        if (v == null || v.isBlank()) v = System.getenv(env);
+        return v == null || v.isBlank() ? fallback : v;
+    }
+
+    /** {@code help [command]}, or {@code -h}/{@code --help}/{@code -V}/{@code --version} anywhere before a {@code --}. */
+    static boolean asksForHelp(String... args) {
+        if (args.length > 0 && "help".equals(args[0])) return true;
+        for (String a : args) {
+            if ("--".equals(a)) return false;
+            if ("-h".equals(a) || "--help".equals(a) || "-V".equals(a) || "--version".equals(a)) return true;
+        }
+        return false;
+    }
+
     @Override
     public int run(String... args) {
         return new CommandLine(new Commands(), factory).execute(args.length == 0 ? new String[] {"serve"} : args);
@@ -35,6 +80,7 @@ public class App implements QuarkusApplication {
 
     @CommandLine.Command(name = "acceltriage", mixinStandardHelpOptions = true, version = "acceltriage 0.1.0",
             description = "First responder for GPU and TPU incidents on Kubernetes.",
-            subcommands = {ServeCommand.class, EvalCommand.class, AuditCommand.class, CaptureCommand.class})
+            subcommands = {ServeCommand.class, EvalCommand.class, AuditCommand.class, CaptureCommand.class,
+                    CommandLine.HelpCommand.class})
     static class Commands {}
 }

@@ -18,7 +18,7 @@ import picocli.CommandLine;
 
 @Dependent
 @io.quarkus.arc.Unremovable
-@CommandLine.Command(name = "audit", description = "Verify, export or prune the hash-chained audit log.",
+@CommandLine.Command(name = "audit", mixinStandardHelpOptions = true, description = "Verify, export or prune the hash-chained audit log.",
         subcommands = {AuditCommand.Verify.class, AuditCommand.Export.class, AuditCommand.Prune.class})
 class AuditCommand implements Runnable {
 
@@ -32,7 +32,7 @@ class AuditCommand implements Runnable {
 
     @Dependent
     @io.quarkus.arc.Unremovable
-    @CommandLine.Command(name = "verify", description = "Walk the chain; exit 1 naming the first changed, removed or inserted record.")
+    @CommandLine.Command(name = "verify", mixinStandardHelpOptions = true, description = "Walk the chain; exit 1 naming the first changed, removed or inserted record.")
     static class Verify implements Callable<Integer> {
         @Inject
         AuditVerifier verifier;
@@ -58,7 +58,7 @@ class AuditCommand implements Runnable {
 
     @Dependent
     @io.quarkus.arc.Unremovable
-    @CommandLine.Command(name = "export", description = "Write every record as JSON Lines (to a file or standard output).")
+    @CommandLine.Command(name = "export", mixinStandardHelpOptions = true, description = "Write every record as JSON Lines (to a file or standard output).")
     static class Export implements Callable<Integer> {
         @Inject
         AuditReader reader;
@@ -85,7 +85,7 @@ class AuditCommand implements Runnable {
 
     @Dependent
     @io.quarkus.arc.Unremovable
-    @CommandLine.Command(name = "prune", description = {
+    @CommandLine.Command(name = "prune", mixinStandardHelpOptions = true, description = {
             "Retention: delete the records written before a date, keeping the rest verifiable.",
             "Writes an audit.pruned checkpoint record (who, the cut-off, the last deleted record's number and hash),"
                     + " then deletes the older records in the same transaction. `audit verify` starts from the latest"

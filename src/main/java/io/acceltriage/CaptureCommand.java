@@ -22,7 +22,7 @@ import picocli.CommandLine;
 
 @Dependent
 @io.quarkus.arc.Unremovable
-@CommandLine.Command(name = "capture", description = "Snapshot the cluster around a node or pod into a scenario file, secrets stripped.")
+@CommandLine.Command(name = "capture", mixinStandardHelpOptions = true, description = "Snapshot the cluster around a node or pod into a scenario file, secrets stripped.")
 class CaptureCommand implements Callable<Integer> {
 
     @CommandLine.ArgGroup(exclusive = true, multiplicity = "1")

@@ -18,7 +18,7 @@ import picocli.CommandLine;
 
 @Dependent
 @io.quarkus.arc.Unremovable
-@CommandLine.Command(name = "eval", description = "Replay scenarios offline and compare with what they expect.")
+@CommandLine.Command(name = "eval", mixinStandardHelpOptions = true, description = "Replay scenarios offline and compare with what they expect.")
 class EvalCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH", description = "scenario files or folders")
@@ -41,6 +41,9 @@ class EvalCommand implements Callable<Integer> {
 
     @Inject
     Policy defaultPolicy;
+
+    /** A long replay says how far it is every this many scenarios. */
+    private static final int PROGRESS_EVERY = 10;
 
     @Override
     public Integer call() throws Exception {
@@ -67,7 +70,16 @@ class EvalCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("eval: " + e.getMessage());
             return 2;
         }
+        long started = System.nanoTime();
+        int done = 0;
         for (Path file : files) {
+            // Progress on standard error, so the PASS/FAIL lines on standard output stay the report.
+            if (files.size() > PROGRESS_EVERY && done > 0 && done % PROGRESS_EVERY == 0) {
+                spec.commandLine().getErr().printf("eval: %d/%d replayed (%.0f s)%n", done, files.size(),
+                        (System.nanoTime() - started) / 1e9);
+                spec.commandLine().getErr().flush();
+            }
+            done++;
             ReplayResult r;
             try {
                 Scenario s = ScenarioLoader.load(file);

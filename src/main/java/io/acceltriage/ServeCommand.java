@@ -7,7 +7,7 @@ import picocli.CommandLine;
 
 @Dependent
 @io.quarkus.arc.Unremovable
-@CommandLine.Command(name = "serve", description = "Run the service (the default command).")
+@CommandLine.Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the service (the default command).")
 class ServeCommand implements Runnable {
 
     @ConfigProperty(name = "quarkus.http.port")

@@ -53,6 +53,12 @@ public class AccessTokens {
     }
 
     void announce(@Observes StartupEvent event) {
+        // The offline commands (eval, audit, capture) serve nothing: a token for them would only be noise.
+        boolean serving = org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getOptionalValue("quarkus.http.host-enabled", Boolean.class).orElse(true);
+        if (!serving) {
+            return;
+        }
         if (generated == null) {
             LOG.infof("access: %d tokens configured", entries.size());
             return;

@@ -60,6 +60,9 @@ public final class Toolsets {
                 throw new DataFiles.InvalidDataFile(dir + ": cannot read the tools folder: " + e.getMessage());
             }
         } else {
+            org.jboss.logging.Logger.getLogger(Toolsets.class).warnf(
+                    "tools: %s is not a folder here (working folder %s); using the toolsets bundled with the build", dir,
+                    Path.of("").toAbsolutePath());
             for (String f : BUNDLED) {
                 out.add(validated("tools/" + f, DataFiles.resource("tools/" + f, Toolset.class)));
             }

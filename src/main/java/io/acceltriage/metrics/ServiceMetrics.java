@@ -42,6 +42,10 @@ public class ServiceMetrics {
     private final Histogram decisionLatency = Histogram.builder().name("acceltriage_decision_latency_seconds")
             .help("Time from the first alert of an incident being received to its first decision (diagnosis and verdicts stored).")
             .classicOnly().classicUpperBounds(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60).register(registry);
+    private final Histogram mitigation = Histogram.builder().name("acceltriage_mitigation_seconds")
+            .help("Time from the first alert of an incident being received to its first mitigation that ran and verified,"
+                    + " by failure family (time to mitigate; GET /api/v1/reliability has every stage).")
+            .labelNames("family").classicOnly().classicUpperBounds(1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600).register(registry);
     private final Counter actions = Counter.builder().name("acceltriage_actions_total")
             .help("Proposed mitigations by kind and the policy's verdict (allow, approve, deny).")
             .labelNames("kind", "verdict").register(registry);
@@ -60,7 +64,10 @@ public class ServiceMetrics {
 
     public ServiceMetrics() {
         for (AlertStatus s : AlertStatus.values()) alertsReceived.labelValues(s.wireName());
-        for (Family f : Family.values()) incidents.labelValues(f.wireName());
+        for (Family f : Family.values()) {
+            incidents.labelValues(f.wireName());
+            mitigation.labelValues(f.wireName());
+        }
         for (ActionKind k : ActionKind.values()) {
             for (Decision d : Decision.values()) actions.labelValues(k.wireName(), d.wireName());
         }
@@ -95,6 +102,10 @@ public class ServiceMetrics {
      * Serves the inbox backlog (alerts stored, not yet filed under an incident) on every scrape: the
      * figure that shows a storm outpacing triage. No sample while the store cannot answer.
      */
+    public void mitigated(Family family, Duration sinceFirstAlert) {
+        mitigation.labelValues(family.wireName()).observe(Math.max(0, sinceFirstAlert.toNanos()) / 1e9);
+    }
+
     public void inboxBacklog(LongSupplier pending) {
         GaugeWithCallback.builder().name("acceltriage_inbox_pending_alerts")
                 .help("Alerts stored but not yet filed under an incident; it grows while a storm outpaces triage.")

@@ -38,8 +38,13 @@ public class ChatThreads {
         });
     }
 
-    /** Insert or update; each channel's single sender thread is the only writer of its rows. */
+    /**
+     * Insert or update; each channel's single sender thread is the only writer of its rows. A fleet
+     * notice (the breaker tripping) has no incident and so no thread: each is a message of its own.
+     * Storing it would fail, and the channel's queue would retry it ahead of everything else.
+     */
     public void save(String incidentId, String channel, Thread t) {
+        if (incidentId == null) return;
         database.inTransaction(c -> {
             Timestamp now = Timestamp.from(Instant.now());
             try (PreparedStatement ps = c.prepareStatement("update chat_threads set conversation = ?, message_ref = ?,"

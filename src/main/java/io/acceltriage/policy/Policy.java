@@ -124,6 +124,9 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
                 if (in == null) {
                     throw new DataFiles.InvalidDataFile(path + ": no such file (nor bundled); set ACCELTRIAGE_POLICY_FILE to a policy file");
                 }
+                org.jboss.logging.Logger.getLogger(Policy.class).warnf(
+                        "policy: %s is not a file here (working folder %s); using the copy bundled with the build", path,
+                        java.nio.file.Path.of("").toAbsolutePath());
                 return parse(path, in.readAllBytes());
             }
         } catch (java.io.IOException e) {

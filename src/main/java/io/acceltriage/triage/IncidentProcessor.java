@@ -244,9 +244,11 @@ public class IncidentProcessor {
         }
         a.judgements().forEach(j -> metrics.verdict(j.proposal().kind(), j.verdict().decision()));
         List<String> needsAPerson = new ArrayList<>(a.escalationReasons());
+        boolean mitigatedNow = false;
         for (Judgement j : a.judgements()) {
             if (j.verdict().decision() == Decision.DENY) continue;
             ActionRecord r = executor.carryOut(incident.id(), j.proposal(), j.verdict());
+            mitigatedNow |= r.status() == io.acceltriage.action.ActionStatus.SUCCEEDED && !r.dryRun();
             if (r.status() == io.acceltriage.action.ActionStatus.FAILED) {
                 needsAPerson.add(r.kind().wireName() + " " + r.target() + " failed: " + r.detail());
             } else if (r.status() == io.acceltriage.action.ActionStatus.UNVERIFIED) {
@@ -261,6 +263,10 @@ public class IncidentProcessor {
             incidents.setState(tx, incident.id(), state);
             return null;
         });
+        if (mitigatedNow && incident.state() != IncidentState.MITIGATED) {
+            alerts.stream().map(StoredAlert::receivedAt).min(Instant::compareTo)
+                    .ifPresent(first -> metrics.mitigated(a.diagnosis().family(), java.time.Duration.between(first, Instant.now())));
+        }
         metrics.triaged(java.time.Duration.ofNanos(System.nanoTime() - began));
         escalations.tell(new Notice(incident.id(), state.name().toLowerCase(), incident.subject().key(),
                 a.diagnosis().family().wireName(), a.diagnosis().confidence(), a.summary(), needsAPerson,

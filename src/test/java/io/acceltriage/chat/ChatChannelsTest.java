@@ -52,6 +52,8 @@ class ChatChannelsTest {
     AuditReader auditReader;
     @Inject
     Database database;
+    @Inject
+    io.acceltriage.policy.Breaker breaker;
 
     // ---- Slack: events ----
 
@@ -148,6 +150,23 @@ class ChatChannelsTest {
         teams(future, ChatTestProfile.TEAMS_TOKEN).then().statusCode(401);
         String undated = body.replaceAll("\"timestamp\":\"[^\"]*\",", "").replace("f:replayed-", "f:undated-");
         teams(undated, ChatTestProfile.TEAMS_TOKEN).then().statusCode(400).body("error", containsString("timestamp"));
+    }
+
+    @Test
+    void anApproverResetsTheStoredBreakerFromSlackAndTheAuditNamesThem() {
+        breaker.trip("ChatChannelsTest: tripped to be reset from chat");
+        try {
+            slack("/api/v1/slack/commands", form("command", "/triage", "text", "reset breaker", "user_id", ChatTestProfile.SLACK_APPROVER,
+                    "response_url", fake() + "/slack/response/cmd-reset-breaker"), FORM, now(), ChatTestProfile.SLACK_SECRET, null)
+                    .then().statusCode(200);
+            String answer = awaitOne("/slack/response/cmd-reset-breaker", r -> true).json().path("text").asText();
+            assertTrue(answer.contains("Circuit breaker reset by " + ChatTestProfile.SLACK_APPROVER), answer);
+            assertTrue(breaker.tripped().isEmpty(), "the stored breaker is reset");
+            assertTrue(auditReader.find(new AuditQuery(null, AuditKind.BREAKER_RESET, ChatTestProfile.SLACK_APPROVER, null, null, null,
+                    null, 100)).stream().anyMatch(r -> r.payload().path("trippedFor").asText().startsWith("ChatChannelsTest")));
+        } finally {
+            breaker.reset("ChatChannelsTest");
+        }
     }
 
     // ---- Slack: buttons ----

@@ -142,6 +142,7 @@ class DeployManifestsTest {
 
             JsonNode c = container(deployment);
             assertEquals("ghcr.io/acceltriage/acceltriage:0.1.0", c.path("image").asText(), overlay + ": image");
+            assertEquals(builtImage(), c.path("image").asText(), overlay + ": the image the build makes (quarkus.container-image.*)");
             assertEquals(8080, c.at("/ports/0/containerPort").asInt(), overlay + ": container port");
             JsonNode secretRef = stream(c.path("envFrom")).map(e -> e.path("secretRef"))
                     .filter(r -> r.path("name").asText().equals("acceltriage-secrets")).findFirst()
@@ -623,5 +624,17 @@ class DeployManifestsTest {
             }
         }
         throw new AssertionError("no deploy/kubernetes above " + dir);
+    }
+
+    /** The image `./mvnw package -Dquarkus.container-image.build=true` makes, from application.properties. */
+    private static String builtImage() {
+        java.util.Properties p = new java.util.Properties();
+        try (var in = java.nio.file.Files.newBufferedReader(java.nio.file.Path.of("src/main/resources/application.properties"))) {
+            p.load(in);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return p.getProperty("quarkus.container-image.registry") + "/" + p.getProperty("quarkus.container-image.group") + "/"
+                + p.getProperty("quarkus.container-image.name") + ":" + p.getProperty("quarkus.container-image.tag");
     }
 }

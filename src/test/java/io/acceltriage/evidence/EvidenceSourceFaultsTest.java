@@ -67,8 +67,10 @@ class EvidenceSourceFaultsTest {
     void start() throws Exception {
         api = new KubernetesMockServer(false);
         api.init();
+        // Short enough that a hung API server shows as a gap well within the 5 s the test allows, long
+        // enough that a healthy read on a loaded 2-core machine is not mistaken for one.
         client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(api.createClient().getConfiguration())
-                .withRequestRetryBackoffLimit(0).withRequestTimeout(400).build()).build();
+                .withRequestRetryBackoffLimit(0).withRequestTimeout(1500).build()).build();
         exporter = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         exporter.createContext("/metrics", exchange -> {
             byte[] body = XID_79.getBytes(StandardCharsets.UTF_8);

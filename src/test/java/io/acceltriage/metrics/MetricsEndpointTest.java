@@ -32,6 +32,7 @@ class MetricsEndpointTest {
         FAMILIES.put("acceltriage_incidents_total", "counter");
         FAMILIES.put("acceltriage_triage_duration_seconds", "histogram");
         FAMILIES.put("acceltriage_decision_latency_seconds", "histogram");
+        FAMILIES.put("acceltriage_mitigation_seconds", "histogram");
         FAMILIES.put("acceltriage_inbox_pending_alerts", "gauge");
         FAMILIES.put("acceltriage_actions_total", "counter");
         FAMILIES.put("acceltriage_approvals_total", "counter");
@@ -65,6 +66,8 @@ class MetricsEndpointTest {
         assertEquals(1, delta(before, after, "acceltriage_actions_total", Map.of("kind", "cordon-node", "verdict", "allow")), text);
         assertTrue(delta(before, after, "acceltriage_triage_duration_seconds_count", Map.of()) >= 1, text);
         assertEquals(1, delta(before, after, "acceltriage_decision_latency_seconds_count", Map.of()), text);
+        assertEquals(1, delta(before, after, "acceltriage_mitigation_seconds_count", Map.of("family", "device")),
+                "the cordon ran: the incident's time to mitigate is observed once\n" + text);
         assertEquals(0, value(after, "acceltriage_inbox_pending_alerts", Map.of()), "everything filed: " + text);
         assertEquals(0, value(after, "acceltriage_circuit_breaker_tripped", Map.of()), text);
         for (String source : List.of("metrics", "cluster", "logs", "events")) {

@@ -2,9 +2,7 @@ package io.acceltriage.agent.llm;
 
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
-import io.acceltriage.evidence.Evidence;
 import io.acceltriage.evidence.EvidenceBundle;
-import io.acceltriage.evidence.Facts;
 import io.acceltriage.evidence.Toolset;
 import io.acceltriage.evidence.Toolsets;
 import java.util.ArrayList;
@@ -16,9 +14,8 @@ import java.util.regex.Pattern;
 
 /**
  * The read-only evidence lookups of one incident: an item of the bundle by id, the bundle's items of
- * one source, and every declarative tool of {@code tools/} by its own name and parameters. A tool runs
- * as its PromQL template only when a Prometheus source exists; otherwise (the embedded default, a
- * direct exporter scrape) it answers from the readings the bundle already holds.
+ * one source, and, when a Prometheus source exists, every declarative tool of {@code tools/} by its
+ * own name and parameters, run as its PromQL template.
  */
 final class EvidenceTools {
 
@@ -47,15 +44,20 @@ final class EvidenceTools {
                             .map(e -> e.id() + " " + e.summary()).toList();
                     return lines.isEmpty() ? "no " + source.toLowerCase() + " evidence" : String.join("\n", lines);
                 }));
-        for (Toolset ts : toolsets.all()) {
-            for (Toolset.Tool t : ts.tools()) {
-                out.add(declarative(ts, t, bundle, prometheus));
+        // Without a Prometheus source a declarative tool could only repeat readings the bundle holds,
+        // which list_evidence and get_evidence already give; its specification would cost some 10 KB
+        // in every request of the investigation (two thirds of it, measured over the corpus).
+        if (prometheus != null) {
+            for (Toolset ts : toolsets.all()) {
+                for (Toolset.Tool t : ts.tools()) {
+                    out.add(declarative(ts, t, prometheus));
+                }
             }
         }
         return out;
     }
 
-    private static AgentTool declarative(Toolset ts, Toolset.Tool t, EvidenceBundle bundle, Function<String, String> prometheus) {
+    private static AgentTool declarative(Toolset ts, Toolset.Tool t, Function<String, String> prometheus) {
         JsonObjectSchema.Builder params = JsonObjectSchema.builder();
         List<String> required = new ArrayList<>();
         for (Toolset.Parameter p : t.parameters() == null ? List.<Toolset.Parameter>of() : t.parameters()) {
@@ -66,27 +68,15 @@ final class EvidenceTools {
                 .description("[" + ts.name() + "] " + t.description().strip())
                 .parameters(params.required(required).build()).build();
         return tool(spec, args -> {
-            if (prometheus != null) {
-                Matcher m = PLACEHOLDER.matcher(t.query());
-                StringBuilder q = new StringBuilder();
-                while (m.find()) {
-                    String v = Optional.ofNullable(AgentTool.text(args, m.group(1))).orElse("");
-                    // A value is a label value inside quotes: nothing in it may end the quote or the selector.
-                    m.appendReplacement(q, Matcher.quoteReplacement(v.replaceAll("[^A-Za-z0-9_.:/-]", "")));
-                }
-                m.appendTail(q);
-                return prometheus.apply(q.toString());
+            Matcher m = PLACEHOLDER.matcher(t.query());
+            StringBuilder q = new StringBuilder();
+            while (m.find()) {
+                String v = Optional.ofNullable(AgentTool.text(args, m.group(1))).orElse("");
+                // A value is a label value inside quotes: nothing in it may end the quote or the selector.
+                m.appendReplacement(q, Matcher.quoteReplacement(v.replaceAll("[^A-Za-z0-9_.:/-]", "")));
             }
-            String node = AgentTool.text(args, "node");
-            List<String> readings = new ArrayList<>();
-            for (Evidence e : bundle.items()) {
-                if (e.fact() instanceof Facts.MetricReading r && r.metric().equals(t.metric()) && (node == null || node.equals(r.node()))) {
-                    readings.add(e.id() + " " + e.summary());
-                }
-            }
-            return readings.isEmpty()
-                    ? "no reading of " + t.metric() + (node == null ? "" : " on " + node) + " in this incident's evidence (no Prometheus source is configured for live queries)"
-                    : String.join("\n", readings);
+            m.appendTail(q);
+            return prometheus.apply(q.toString());
         });
     }
 

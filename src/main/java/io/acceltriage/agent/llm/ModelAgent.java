@@ -104,8 +104,8 @@ public final class ModelAgent {
         List<Redaction> redactions = new ArrayList<>();
         CallLedger.Run run = new CallLedger.Run(guard, "summarise");
         try (run) {
-            Optional<String> summary = modelSummary(run, rules, rules.diagnosis().family(), rules.diagnosis().cause(), redactions,
-                    guardrails);
+            Optional<String> summary = modelSummary(run, rules, rules.diagnosis().family(), rules.diagnosis().cause(), List.of(),
+                    redactions, guardrails);
             // The guardrail that fired is the reason the rules' template stands: recorded as the fallback.
             String fallback = summary.isPresent() ? null : guardrails.remove(guardrails.size() - 1);
             if (fallback != null) {
@@ -123,10 +123,10 @@ public final class ModelAgent {
      * One summarise round trip over {@code draft}; empty (with the guardrail that fired added) when
      * the call failed or the text cites what the bundle does not hold.
      */
-    private Optional<String> modelSummary(CallLedger.Run run, Assessment draft, Family family, String cause,
+    private Optional<String> modelSummary(CallLedger.Run run, Assessment draft, Family family, String cause, List<String> cited,
             List<Redaction> redactions, List<String> guardrails) {
         try {
-            OutboundText.Redacted input = redactor.redact(BundleText.forSummary(draft, family, cause), "summary input");
+            OutboundText.Redacted input = redactor.redact(BundleText.forSummary(draft, family, cause, cited), "summary input");
             redactions.addAll(input.redactions());
             Summariser summariser = AiServices.builder(Summariser.class).chatModel(model)
                     .systemMessageProvider(id -> summarisePrompt).build();
@@ -211,7 +211,7 @@ public final class ModelAgent {
             }
             Assessment draft = new Assessment(settings.model(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(),
                     judgements, escalation, null, null);
-            Optional<String> written = modelSummary(run, draft, family, inv.cause(), redactions, guardrails);
+            Optional<String> written = modelSummary(run, draft, family, inv.cause(), cited, redactions, guardrails);
             String summary = written.orElseGet(() -> templates.write(draft));
             boolean accepted = written.isPresent();
             ModelRun mr = ModelRun.of(settings.model(), family.wireName(), inv.cause(), cited, disagreement.isEmpty(), accepted,

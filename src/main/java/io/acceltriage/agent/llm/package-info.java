@@ -4,9 +4,14 @@
  * (the embedded default) the service runs in rules mode and never builds a client.
  *
  * <p>Flow: the Responder gathers evidence, classifies and plans with the rules, judges the plan, then
- * hands that assessment to {@link io.acceltriage.agent.llm.ModelAgent#review}: one investigation (the
- * bundle is in the first message; read-only tools and propose_mitigation available), one summary.
- * A typical incident takes two or three round trips.
+ * hands that assessment to the model. Live, {@link io.acceltriage.agent.llm.ModelAgent#respond} asks
+ * it only where it adds something ({@code ModelScope}): an investigation when the rules are unsure
+ * (confidence below 0.7) or find no fault beside a visibly broken workload, and the human summary of
+ * every incident (one round trip, over the rules' verdicts: it cannot change a decision). Replay
+ * ({@code eval --llm}) uses {@link io.acceltriage.agent.llm.ModelAgent#review}, an investigation of
+ * every scenario, to measure the model. An investigation is one conversation (the rules' findings
+ * and the evidence they cite in the first message, the rest by id; read-only tools and
+ * propose_mitigation available) and one summary: two or three round trips.
  *
  * <p>Guardrails, one class each: {@code OutboundText} (secrets out of everything sent, through the one {@code evidence.Redactor}, each redaction
  * audited), {@code UntrustedData} (labelled envelope around everything read from the world),

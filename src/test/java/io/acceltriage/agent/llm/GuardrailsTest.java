@@ -129,4 +129,26 @@ class GuardrailsTest {
             assertFalse(text.contains("{{>"), p);
         }
     }
+
+    @Test
+    void theModelInvestigatesOnlyWhereTheRulesAreWeak() {
+        EvidenceBundle healthy = bundle();
+        Evidence crashing = new Evidence("E3", Source.CLUSTER, "serve/vllm-0/vllm waiting CrashLoopBackOff",
+                new io.acceltriage.evidence.Facts.ContainerState("serve", "vllm-0", "vllm", "gpu-1", PodRole.WORKLOAD, "waiting",
+                        "CrashLoopBackOff", 4, 1, "Error", false));
+        EvidenceBundle broken = new EvidenceBundle(healthy.subject(), healthy.at(), healthy.node(), healthy.pool(), false,
+                List.of(healthy.items().get(0), crashing), healthy.pods(), healthy.workloads(), List.of(), List.of());
+        Diagnosis sure = new Diagnosis(Family.DEVICE, "XID 79", 0.84, List.of("E1"), List.of(), false, List.of());
+        Diagnosis unsure = new Diagnosis(Family.APPLICATION, "XID 31", 0.46, List.of("E1"), List.of(), false, List.of());
+        Diagnosis nothing = new Diagnosis(Family.NONE, "no fault found in the evidence", 0.8, List.of(), List.of(), false, List.of());
+
+        assertTrue(ModelScope.investigateBecause(assessment(healthy, sure)).isEmpty(), "a clear XID 79: the summary only");
+        assertTrue(ModelScope.investigateBecause(assessment(healthy, unsure)).orElseThrow().contains("0.46"));
+        assertTrue(ModelScope.investigateBecause(assessment(healthy, nothing)).isEmpty(), "nothing found, nothing broken");
+        assertTrue(ModelScope.investigateBecause(assessment(broken, nothing)).orElseThrow().contains("CrashLoopBackOff [E3]"));
+    }
+
+    private static io.acceltriage.agent.Assessment assessment(EvidenceBundle b, Diagnosis d) {
+        return new io.acceltriage.agent.Assessment("rules", b.subject(), List.of("GpuXidError"), b, d, List.of(), List.of(), "template", null);
+    }
 }

@@ -73,6 +73,9 @@ class LiveModelIT {
             assertTrue(xid31.path("confidence").asDouble() < ModelScope.UNSURE_BELOW, xid31.toString());
             assertEquals(List.of("investigate", "summarise"), purposesSentFor(server, "gpu-h100-08"));
             assertEquals(2, audit(service, xid31, "model.call").size());
+            // A figure for the README, not an assertion: what a live incident costs in input tokens.
+            System.out.printf("live model input tokens: XID 79 (summary) %d, XID 31 (investigation and summary) %d%n",
+                    tokensIn(service, xid79), tokensIn(service, xid31));
             assertTrue(audit(service, xid31, "guardrail").stream().anyMatch(g -> g.path("payload").path("guard").asText().equals("cross-check")
                     && g.path("payload").path("agrees").asBoolean()), "the rules cross-checked the model's family");
 
@@ -156,6 +159,10 @@ class LiveModelIT {
         assertEquals(outcome, calls.get(calls.size() - 1).path("payload").path("outcome").asText(), calls.toString());
         assertTrue(audit(service, incident, "guardrail").stream().anyMatch(g -> g.path("payload").path("guard").asText().equals("fallback")),
                 "the audit says the rules took over");
+    }
+
+    private static long tokensIn(ServiceProcess service, JsonNode incident) {
+        return audit(service, incident, "model.call").stream().mapToLong(c -> c.path("payload").path("tokensIn").asLong()).sum();
     }
 
     private static List<JsonNode> audit(ServiceProcess service, JsonNode incident, String kind) {

@@ -1,0 +1,71 @@
+package io.acceltriage.reliability;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One incident's clock, from what it stored: when the fault began (the earliest alert's startsAt),
+ * when acceltriage received it, decided (first verdict, or diagnosis when nothing was proposed),
+ * mitigated (first action that finished), verified, and when the incident was resolved; the GPUs its
+ * actions fenced and the GPU-hours they stayed fenced. A stage that did not happen is null.
+ */
+public record IncidentTiming(String incidentId, String family, String pool, String node, Instant faultAt, Instant receivedAt,
+        Instant decidedAt, Instant mitigatedAt, Instant verifiedAt, Instant resolvedAt, int gpusFenced, double gpuHoursLost) {
+
+    public Duration toDetect() {
+        return between(faultAt, receivedAt);
+    }
+
+    public Duration toDecide() {
+        return between(receivedAt, decidedAt);
+    }
+
+    public Duration toMitigate() {
+        return between(receivedAt, mitigatedAt);
+    }
+
+    public Duration toVerify() {
+        return between(receivedAt, verifiedAt);
+    }
+
+    public Duration toResolve() {
+        return between(receivedAt, resolvedAt);
+    }
+
+    @JsonProperty("secondsToDetect")
+    Double secondsToDetect() {
+        return seconds(toDetect());
+    }
+
+    @JsonProperty("secondsToDecide")
+    Double secondsToDecide() {
+        return seconds(toDecide());
+    }
+
+    @JsonProperty("secondsToMitigate")
+    Double secondsToMitigate() {
+        return seconds(toMitigate());
+    }
+
+    @JsonProperty("secondsToVerify")
+    Double secondsToVerify() {
+        return seconds(toVerify());
+    }
+
+    @JsonProperty("secondsToResolve")
+    Double secondsToResolve() {
+        return seconds(toResolve());
+    }
+
+    private static Double seconds(Duration d) {
+        return d == null ? null : d.toMillis() / 1000.0;
+    }
+
+    /** Null when either end is unknown; never negative (clocks of the alert's source and ours differ). */
+    private static Duration between(Instant from, Instant to) {
+        if (from == null || to == null) return null;
+        Duration d = Duration.between(from, to);
+        return d.isNegative() ? Duration.ZERO : d;
+    }
+}

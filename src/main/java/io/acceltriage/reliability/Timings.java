@@ -1,0 +1,79 @@
+package io.acceltriage.reliability;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.acceltriage.action.ActionRecord;
+import io.acceltriage.action.ActionStatus;
+import io.acceltriage.agent.StoredAssessment;
+import io.acceltriage.audit.AuditKind;
+import io.acceltriage.audit.AuditRecord;
+import io.acceltriage.incident.Incident;
+import io.acceltriage.incident.StoredAlert;
+import io.acceltriage.policy.ActionKind;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/** Works out an incident's {@link IncidentTiming} from its row, its alerts, its audit trail and its actions. No I/O. */
+final class Timings {
+
+    private Timings() {}
+
+    static IncidentTiming of(Incident incident, List<StoredAlert> alerts, List<AuditRecord> trail, List<ActionRecord> actions,
+            Instant now) {
+        Instant faultAt = alerts.stream().map(a -> a.alert().startsAt()).filter(Objects::nonNull).min(Comparator.naturalOrder())
+                .orElse(null);
+        Instant receivedAt = alerts.stream().map(StoredAlert::receivedAt).filter(Objects::nonNull).min(Comparator.naturalOrder())
+                .orElse(incident.openedAt());
+        Instant decidedAt = first(trail, AuditKind.VERDICT).or(() -> first(trail, AuditKind.DIAGNOSIS)).orElse(null);
+        Instant mitigatedAt = first(trail, AuditKind.ACTION_FINISHED).orElse(null);
+        Instant verifiedAt = first(trail, AuditKind.VERIFICATION).orElse(null);
+        StoredAssessment assessment = StoredAssessment.read(incident.assessmentJson());
+        String pool = null;
+        int fenced = 0;
+        double gpuHours = 0;
+        Set<String> counted = new HashSet<>();
+        for (ActionRecord a : actions) {
+            boolean fences = a.kind() == ActionKind.CORDON_NODE || a.kind() == ActionKind.DRAIN_NODE;
+            boolean tookEffect = !a.dryRun() && (a.status() == ActionStatus.SUCCEEDED || a.status() == ActionStatus.UNDONE);
+            if (!fences || !tookEffect || !counted.add(a.target())) continue;
+            Capacity c = capacity(assessment, a.target());
+            if (c == null) continue;
+            pool = pool == null ? c.pool() : pool;
+            fenced += c.gpus();
+            // Fenced from the action (planned and applied within seconds) until it was undone (its last
+            // change), the incident resolved, or now.
+            Instant until = a.status() == ActionStatus.UNDONE ? a.updatedAt() : incident.resolvedAt() != null ? incident.resolvedAt() : now;
+            gpuHours += c.gpus() * Math.max(0, Duration.between(a.createdAt(), until).toSeconds()) / 3600.0;
+        }
+        if (pool == null && assessment != null && incident.node() != null) {
+            Capacity c = capacity(assessment, incident.node());
+            pool = c == null ? null : c.pool();
+        }
+        return new IncidentTiming(incident.id(), incident.family(), pool, incident.node(), faultAt, receivedAt, decidedAt, mitigatedAt,
+                verifiedAt, incident.resolvedAt(), fenced, Math.round(gpuHours * 1000) / 1000.0);
+    }
+
+    private static Optional<Instant> first(List<AuditRecord> trail, AuditKind kind) {
+        return trail.stream().filter(r -> r.kind() == kind).map(AuditRecord::at).min(Comparator.naturalOrder());
+    }
+
+    private record Capacity(String pool, int gpus) {}
+
+    /** The node's accelerators as its incident's evidence read them (the capacity fact). */
+    private static Capacity capacity(StoredAssessment a, String node) {
+        if (a == null) return null;
+        for (StoredAssessment.Item item : a.evidence().items()) {
+            JsonNode f = item.fact();
+            if (f != null && "capacity".equals(f.path("type").asText()) && node.equals(f.path("node").asText())) {
+                return new Capacity(f.path("pool").isMissingNode() || f.path("pool").isNull() ? null : f.path("pool").asText(),
+                        f.path("capacity").asInt());
+            }
+        }
+        return null;
+    }
+}
