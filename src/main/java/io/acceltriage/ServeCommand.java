@@ -19,8 +19,19 @@ class ServeCommand implements Runnable {
     @jakarta.inject.Inject
     io.acceltriage.access.AccessTokens access;
 
+    @jakarta.inject.Inject
+    io.acceltriage.audit.AuditLog audit;
+
     @Override
     public void run() {
+        // Only the service starts a key in the chain; `audit verify` and the other tools only read it.
+        try {
+            audit.useConfiguredKey();
+        } catch (io.acceltriage.store.StoreException e) {
+            // The service starts without its store (readiness says so); the next append starts the key.
+            org.jboss.logging.Logger.getLogger(ServeCommand.class).warnf("audit: the chain key is started at the next append: %s",
+                    e.getMessage());
+        }
         String base = "http://localhost:" + port;
         System.out.println("acceltriage is up on " + base + " (cluster: " + mode + ")");
         System.out.println("  incidents page:   " + base + "/");

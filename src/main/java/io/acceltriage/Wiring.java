@@ -1,5 +1,6 @@
 package io.acceltriage;
 
+import io.acceltriage.action.Decisions;
 import io.acceltriage.action.Executor;
 import io.acceltriage.action.TelemetryGpus;
 import io.acceltriage.action.Leadership;
@@ -213,6 +214,14 @@ class Wiring {
     @Singleton
     PolicyApprovals approvals(Executor executor, PolicySource policy, Breaker breaker, io.acceltriage.metrics.ServiceMetrics metrics) {
         return new PolicyApprovals(executor, policy::current, breaker, Clock.systemUTC(), metrics::approval);
+    }
+
+    /** The one way people decide, whatever the channel: see {@link Decisions}. */
+    @Produces
+    @Singleton
+    Decisions decisions(PolicyApprovals approvals, Executor executor, Breaker breaker, PolicySource policy, AuditLog audit,
+            io.acceltriage.triage.IncidentFollowsActions incidents) {
+        return new Decisions(approvals, executor, breaker, policy::current, audit, incidents::follow);
     }
 
     private static String hostname() {

@@ -1,5 +1,6 @@
 package io.acceltriage.access;
 
+import io.acceltriage.http.Redirects;
 import io.acceltriage.http.ErrorBody;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Priorities;
@@ -38,6 +39,7 @@ class AccessFilter {
         String method = ctx.getMethod();
         String path = normalise(ctx.getUriInfo().getPath());
         if (AccessRules.exempt(method, path).isPresent()) {
+            knowBySession(ctx);
             return Optional.empty();
         }
         String remote = http.remoteAddress() == null ? "" : http.remoteAddress().hostAddress();
@@ -73,6 +75,20 @@ class AccessFilter {
         return Optional.empty();
     }
 
+    /**
+     * An exempt route is never refused here, but one that acts for a person (an approval link) must
+     * know who that person is: a valid session cookie names them. A cross-site form cannot lend its
+     * victim's session to it. A bearer header is left alone: on exempt routes it belongs to another
+     * scheme (Alertmanager's token).
+     */
+    private void knowBySession(ContainerRequestContext ctx) {
+        Cookie cookie = ctx.getCookies().get(Sessions.COOKIE);
+        if (cookie == null || (!"GET".equals(ctx.getMethod()) && !sameOrigin(ctx))) {
+            return;
+        }
+        sessions.verify(cookie.getValue()).ifPresent(current::set);
+    }
+
     private Optional<Response> refuse(ContainerRequestContext ctx, String path, String actor, int status, String reason,
             String remote) {
         refusals.record(actor, ctx.getMethod(), path, reason, remote);
@@ -86,7 +102,7 @@ class AccessFilter {
         if (status == 401) {
             String next = ctx.getUriInfo().getRequestUri().getRawPath()
                     + (ctx.getUriInfo().getRequestUri().getRawQuery() == null ? "" : "?" + ctx.getUriInfo().getRequestUri().getRawQuery());
-            return Optional.of(Response.seeOther(URI.create("/login?next=" + URLEncoder.encode(
+            return Optional.of(Redirects.seeOther(("/login?next=" + URLEncoder.encode(
                     "GET".equals(ctx.getMethod()) ? next : "/", StandardCharsets.UTF_8))).header("Cache-Control", "no-store").build());
         }
         return Optional.of(Response.status(status).type(MediaType.TEXT_PLAIN_TYPE.withCharset("UTF-8"))

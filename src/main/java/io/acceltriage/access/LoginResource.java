@@ -1,5 +1,6 @@
 package io.acceltriage.access;
 
+import io.acceltriage.http.Redirects;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.vertx.core.http.HttpServerRequest;
@@ -61,7 +62,7 @@ class LoginResource {
         }
         boolean secure = "https".equalsIgnoreCase(http.scheme())
                 || "https".equalsIgnoreCase(headers.getHeaderString("X-Forwarded-Proto"));
-        return Response.seeOther(URI.create(safeNext(next)))
+        return Redirects.seeOther(safeNext(next))
                 .header("Set-Cookie", cookie(sessions.issue(who.get()), sessions.ttl().toSeconds(), secure))
                 .header("Cache-Control", "no-store").build();
     }
@@ -69,18 +70,28 @@ class LoginResource {
     @POST
     @Path("logout")
     public Response logout() {
-        return Response.seeOther(URI.create("/login")).header("Set-Cookie", cookie("", 0, false)).build();
+        return Redirects.seeOther("/login").header("Set-Cookie", cookie("", 0, false)).build();
     }
 
     static String cookie(String value, long maxAge, boolean secure) {
         return Sessions.COOKIE + "=" + value + "; Path=/; Max-Age=" + maxAge + "; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
     }
 
-    /** Only a path on this site: a login link must not be able to send people elsewhere. */
+    /**
+     * Only a path on this site: a login link must not be able to send people elsewhere. Anything that
+     * is not a plain URI path (a tab, a CR or another control character, a space, a backslash) goes
+     * home instead: it would split the Location header, or browsers would read it as another host.
+     */
     static String safeNext(String next) {
-        if (next == null || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\") || next.startsWith("/login")) {
+        if (next == null || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\") || next.startsWith("/login")
+                || next.length() > 2000 || next.chars().anyMatch(c -> c <= ' ' || c == '\\' || c >= 0x7f)) {
             return "/";
         }
-        return next;
+        try {
+            URI u = new URI(next);
+            return u.getScheme() == null && u.getRawAuthority() == null ? next : "/";
+        } catch (java.net.URISyntaxException e) {
+            return "/";
+        }
     }
 }

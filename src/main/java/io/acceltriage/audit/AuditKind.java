@@ -9,6 +9,8 @@ public enum AuditKind {
     ALERT_SET_ASIDE("alert.set-aside"),
     INCIDENT_OPENED("incident.opened"),
     INCIDENT_RESOLVED("incident.resolved"),
+    /** A person's decision moved the incident to another state (approved and ran, rejected, undone). */
+    INCIDENT_STATE("incident.state"),
     EVIDENCE_COLLECTED("evidence.collected"),
     DIAGNOSIS("diagnosis"),
     PROPOSAL("proposal"),
@@ -29,7 +31,9 @@ public enum AuditKind {
     POLICY_RELOADED("policy.reloaded"),
     POLICY_REJECTED("policy.rejected"),
     BREAKER_TRIPPED("breaker.tripped"),
-    BREAKER_RESET("breaker.reset");
+    BREAKER_RESET("breaker.reset"),
+    /** From this record on, the chain is hashed under the key its fingerprint names (a new or rotated key). */
+    AUDIT_KEYED("audit.keyed");
 
     private final String wireName;
 

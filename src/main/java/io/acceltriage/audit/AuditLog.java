@@ -31,9 +31,25 @@ public class AuditLog {
     static final int ACTOR_MAX = 256;
 
     private final Database database;
+    private final ChainKey key;
 
-    AuditLog(Database database) {
+    @jakarta.inject.Inject
+    AuditLog(Database database, ChainKey key) {
         this.database = database;
+        this.key = key;
+    }
+
+    /** An unkeyed chain, as tests that predate keys build it. */
+    AuditLog(Database database) {
+        this(database, ChainKey.none());
+    }
+
+    /**
+     * Starts the configured key now, if the chain is not under it yet, so a verifier holding the key
+     * finds the chain's end under it even before anything else is appended.
+     */
+    public void useConfiguredKey() {
+        if (key.keyed()) database.inTransaction(c -> appendAll(Tx.over(c), List.of()));
     }
 
     /** Appends in a transaction of its own. */
@@ -61,26 +77,38 @@ public class AuditLog {
      */
     public List<AuditRecord> appendAll(Tx tx, List<Entry> entries) {
         return tx.sql(c -> {
-            if (entries.isEmpty()) return List.of();
             long seq;
             String prevHash;
-            try (PreparedStatement ps = c.prepareStatement("select seq, hash from audit_head where id = 1 for update");
+            String inEffect;
+            try (PreparedStatement ps = c.prepareStatement("select seq, hash, key_fingerprint from audit_head where id = 1 for update");
                     ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 seq = rs.getLong(1);
                 prevHash = rs.getString(2);
+                inEffect = rs.getString(3);
             }
+            List<Entry> all = entries;
+            if (key.keyed() && !key.fingerprint().equals(inEffect)) {
+                // The first record under a new key says so, and is itself hashed under it.
+                all = new ArrayList<>(entries.size() + 1);
+                all.add(new Entry(null, AuditKind.AUDIT_KEYED, Actors.AGENT,
+                        java.util.Map.of("fingerprint", key.fingerprint(), "previous", inEffect)));
+                all.addAll(entries);
+            }
+            if (all.isEmpty()) return List.of();
             List<AuditRecord> out = new ArrayList<>(entries.size());
             try (PreparedStatement ps = c.prepareStatement(
                     "insert into audit_log (seq, at, incident_id, kind, actor, payload, prev_hash, hash) values (?,?,?,?,?,?,?,?)")) {
-                for (Entry e : entries) {
+                boolean prepended = all.size() > entries.size();
+                for (int i = 0; i < all.size(); i++) {
+                    Entry e = all.get(i);
                     seq++;
                     String actor = fitted(e.actor());
                     // Microseconds: what both H2 and PostgreSQL store exactly, so a re-read hashes the same.
                     Instant at = Instant.now().truncatedTo(ChronoUnit.MICROS);
                     JsonNode node = Json.MAPPER.valueToTree(e.payload());
                     String json = Json.write(node);
-                    String hash = hash(seq, at, e.incidentId(), e.kind().wireName(), actor, json, prevHash);
+                    String hash = hash(key.current(), seq, at, e.incidentId(), e.kind().wireName(), actor, json, prevHash);
                     ps.setLong(1, seq);
                     ps.setTimestamp(2, Timestamp.from(at));
                     ps.setString(3, e.incidentId());
@@ -90,14 +118,17 @@ public class AuditLog {
                     ps.setString(7, prevHash);
                     ps.setString(8, hash);
                     ps.addBatch();
-                    out.add(new AuditRecord(seq, at, e.incidentId(), e.kind(), actor, node, prevHash, hash));
+                    if (!(prepended && i == 0)) { // callers get the records they asked for
+                        out.add(new AuditRecord(seq, at, e.incidentId(), e.kind(), actor, node, prevHash, hash));
+                    }
                     prevHash = hash;
                 }
                 ps.executeBatch();
             }
-            try (PreparedStatement ps = c.prepareStatement("update audit_head set seq = ?, hash = ? where id = 1")) {
+            try (PreparedStatement ps = c.prepareStatement("update audit_head set seq = ?, hash = ?, key_fingerprint = ? where id = 1")) {
                 ps.setLong(1, seq);
                 ps.setString(2, prevHash);
+                ps.setString(3, key.keyed() ? key.fingerprint() : inEffect);
                 ps.executeUpdate();
             }
             return out;
@@ -112,14 +143,10 @@ public class AuditLog {
         return actor.length() <= ACTOR_MAX ? actor : actor.substring(0, ACTOR_MAX - 1) + "…";
     }
 
-    static String hash(long seq, Instant at, String incidentId, String kind, String actor, String payload, String prevHash) {
+    /** A record's hash: HMAC-SHA256 under {@code key}, or plain SHA-256 for the empty key (an unkeyed chain). */
+    static String hash(byte[] key, long seq, Instant at, String incidentId, String kind, String actor, String payload, String prevHash) {
         String canonical = String.join("\n", Long.toString(seq), at.toString(),
                 incidentId == null ? "" : incidentId, kind, actor, payload, prevHash);
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(sha.digest(canonical.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        return ChainKey.hash(key, canonical);
     }
 }

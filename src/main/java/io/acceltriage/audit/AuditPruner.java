@@ -69,11 +69,25 @@ public class AuditPruner {
                     count = rs.getLong(1);
                 }
             }
+            // The key the first kept record is hashed under: the record that started it may be pruned now.
+            String keyAfter = ChainKey.NONE;
+            try (PreparedStatement ps = c.prepareStatement(
+                    "select payload from audit_log where kind = ? and seq <= ? order by seq desc limit 1")) {
+                ps.setString(1, AuditKind.AUDIT_KEYED.wireName());
+                ps.setLong(2, through);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        keyAfter = io.acceltriage.store.Json.read(rs.getString(1), com.fasterxml.jackson.databind.JsonNode.class)
+                                .path("fingerprint").asText(ChainKey.NONE);
+                    }
+                }
+            }
             Map<String, Object> payload = new LinkedHashMap<>();
             payload.put("before", before.toString());
             payload.put("throughSeq", through);
             payload.put("throughHash", throughHash);
             payload.put("deleted", count);
+            payload.put("keyAfter", keyAfter);
             AuditRecord checkpoint = log.append(Tx.over(c), null, AuditKind.AUDIT_PRUNED, by, payload);
             try (PreparedStatement ps = c.prepareStatement("delete from audit_log where seq <= ?")) {
                 ps.setLong(1, through);

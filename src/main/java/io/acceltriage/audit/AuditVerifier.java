@@ -19,15 +19,29 @@ public class AuditVerifier {
     static final String GENESIS = "0".repeat(64);
 
     private final Database database;
+    private final ChainKey key;
+    private final HeadCheckpoints checkpoints;
+
+    @jakarta.inject.Inject
+    AuditVerifier(Database database, ChainKey key, HeadCheckpoints checkpoints) {
+        this.database = database;
+        this.key = key;
+        this.checkpoints = checkpoints;
+    }
+
+    AuditVerifier(Database database, ChainKey key) {
+        this(database, key, null);
+    }
 
     AuditVerifier(Database database) {
-        this.database = database;
+        this(database, ChainKey.none());
     }
 
     public ChainVerdict verify() {
         return database.read(c -> {
             long expectedSeq = 1;
             String prevHash = GENESIS;
+            String startKey = ChainKey.NONE;
             Long prunedThrough = null;
             try (PreparedStatement ps = c.prepareStatement(
                     "select payload from audit_log where kind = ? order by seq desc limit 1")) {
@@ -39,6 +53,7 @@ public class AuditVerifier {
                         prunedThrough = checkpoint.path("throughSeq").asLong();
                         expectedSeq = prunedThrough + 1;
                         prevHash = checkpoint.path("throughHash").asText();
+                        startKey = checkpoint.path("keyAfter").asText(ChainKey.NONE);
                     }
                 }
             }
@@ -55,6 +70,7 @@ public class AuditVerifier {
                 headHash = rs.getString(2);
             }
             long count = 0;
+            String underKey = startKey;
             try (PreparedStatement ps = c.prepareStatement(
                     "select seq, at, incident_id, kind, actor, payload, prev_hash, hash from audit_log where seq <= ? order by seq")) {
                 ps.setLong(1, headSeq);
@@ -74,7 +90,16 @@ public class AuditVerifier {
                             return ChainVerdict.broken(count, seq, "record " + seq
                                     + " does not follow record " + (seq - 1) + ": a record was inserted or replaced before it", pruned);
                         }
-                        String recomputed = AuditLog.hash(seq, rs.getTimestamp(2).toInstant(), rs.getString(3),
+                        if (AuditKind.AUDIT_KEYED.wireName().equals(rs.getString(4))) {
+                            underKey = Json.read(rs.getString(6), JsonNode.class).path("fingerprint").asText(ChainKey.NONE);
+                        }
+                        var k = key.byFingerprint(underKey);
+                        if (k.isEmpty()) {
+                            return ChainVerdict.broken(count, seq, "record " + seq + " is hashed under key " + underKey
+                                    + ", which this verifier does not hold: set ACCELTRIAGE_AUDIT_CHAIN_KEY, or list a rotated key in"
+                                    + " ACCELTRIAGE_AUDIT_PREVIOUS_CHAIN_KEYS", pruned);
+                        }
+                        String recomputed = AuditLog.hash(k.get(), seq, rs.getTimestamp(2).toInstant(), rs.getString(3),
                                 rs.getString(4), rs.getString(5), rs.getString(6), storedPrev);
                         if (!recomputed.equals(storedHash)) {
                             return ChainVerdict.broken(count, seq, "record " + seq + " was changed after it was written", pruned);
@@ -91,6 +116,19 @@ public class AuditVerifier {
             }
             if (count > 0 && !prevHash.equals(headHash)) {
                 return ChainVerdict.broken(count, headSeq, "record " + headSeq + " does not match the chain head", pruned);
+            }
+            // Without this, whoever can write the database drops the keyed records, recomputes the rest
+            // unkeyed, and every hash checks out. The service starts its key at once, so a chain under
+            // the configured key ends under it.
+            if (key.keyed() && count > 0 && !underKey.equals(key.fingerprint())) {
+                return ChainVerdict.broken(count, headSeq, "the chain ends under key " + underKey + ", not the configured key "
+                        + key.fingerprint() + ": its keyed records were removed or rewritten by someone without the key", pruned);
+            }
+            if (checkpoints != null) {
+                java.util.Optional<String> off = checkpoints.disagreement(c, headSeq, pruned);
+                if (off.isPresent()) {
+                    return ChainVerdict.broken(count, headSeq, off.get(), pruned);
+                }
             }
             // A record beyond the head as it is now was not appended through the chain. The highest
             // record is read before the head: a concurrent append moves the head past its own record.

@@ -1,82 +1,48 @@
 package io.acceltriage.chat;
 
 import io.acceltriage.action.Approvals;
-import io.acceltriage.audit.AuditKind;
-import io.acceltriage.audit.AuditLog;
-import io.acceltriage.policy.CircuitBreakerControl;
-import io.acceltriage.policy.Policy;
+import io.acceltriage.action.Decisions;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Instance;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
- * What chat may decide: approve or reject a pending action, reset the circuit breaker. Only for the
- * people the policy's {@code approvers} names; everyone else is told, politely, and the refusal is audited.
+ * What chat may decide: approve or reject a pending action, reset the circuit breaker. The rule (who
+ * may, the audit of a refusal) is {@link Decisions}', the same for every channel; this class only
+ * says the outcome in chat's words. The user is the one the platform's signature vouches for.
  */
 @ApplicationScoped
 public class ChatDecisions {
 
-    static final String NO_APPROVALS = "approvals are not available in this build";
-    static final String NO_BREAKER = "the circuit breaker cannot be reset from chat in this build";
+    private final Decisions decisions;
 
-    private final Policy policy;
-    private final Instance<Approvals> approvals;
-    private final Instance<CircuitBreakerControl> breaker;
-    private final AuditLog audit;
-
-    ChatDecisions(Policy policy, Instance<Approvals> approvals, Instance<CircuitBreakerControl> breaker, AuditLog audit) {
-        this.policy = policy;
-        this.approvals = approvals;
-        this.breaker = breaker;
-        this.audit = audit;
+    ChatDecisions(Decisions decisions) {
+        this.decisions = decisions;
     }
 
     public boolean mayApprove(ChatUser user) {
-        return policy.approvers() != null && policy.approvers().contains(user.id());
+        return decisions.mayDecide(user.id());
     }
 
-    /** Approves or rejects through {@link Approvals}, for approvers only. */
+    /** Approves or rejects as {@code user}, who must be named in the policy's approvers. */
     public String decide(ChatUser user, String actionId, boolean approve, String reason) {
         String verb = approve ? "approve" : "reject";
-        if (!mayApprove(user)) {
-            refused(user, verb + " " + actionId);
+        Approvals.Result r = approve ? decisions.approve(user.id(), actionId)
+                : decisions.reject(user.id(), actionId, reason == null ? "rejected in " + user.platform() : reason);
+        if (r.refusal() == Approvals.Refusal.NOT_AN_APPROVER) {
             return "Sorry" + display(user) + ", only the people the policy names as approvers may " + verb
                     + " actions. Ask one of them, or the on-call lead.";
         }
-        if (!approvals.isResolvable()) {
-            return NO_APPROVALS;
-        }
-        Approvals.Result r = approve ? approvals.get().approve(actionId, user.id())
-                : approvals.get().reject(actionId, user.id(), reason == null ? "rejected in " + user.platform() : reason);
         return (r.accepted() ? (approve ? "Approved " : "Rejected ") : "Nothing done for ") + actionId
                 + (r.status() == null ? "" : " (now " + r.status().name().toLowerCase() + ")")
                 + (r.message() == null ? "" : ": " + r.message());
     }
 
     String resetBreaker(ChatUser user) {
-        if (!mayApprove(user)) {
-            refused(user, "reset breaker");
+        Approvals.Result r = decisions.resetBreaker(user.id());
+        if (r.refusal() == Approvals.Refusal.NOT_AN_APPROVER) {
             return "Sorry" + display(user) + ", only the people the policy names as approvers may reset the circuit breaker.";
         }
-        if (!breaker.isResolvable()) {
-            return NO_BREAKER;
-        }
-        CircuitBreakerControl b = breaker.get();
-        if (!b.tripped()) {
-            return "The circuit breaker is not tripped; nothing to reset.";
-        }
-        b.reset(user.id());
-        return "Circuit breaker reset by " + user.id() + "; mitigations may run again.";
-    }
-
-    private void refused(ChatUser user, String asked) {
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("platform", user.platform());
-        p.put("user", user.id());
-        p.put("asked", asked);
-        p.put("reason", "not an approver in the policy");
-        audit.append(null, AuditKind.ACCESS_DENIED, user.id(), p);
+        return r.accepted() ? "Circuit breaker reset by " + user.id() + "; mitigations may run again."
+                : "The circuit breaker is not tripped; nothing to reset.";
     }
 
     private static String display(ChatUser user) {

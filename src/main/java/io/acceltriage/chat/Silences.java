@@ -3,6 +3,8 @@ package io.acceltriage.chat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.acceltriage.action.Decisions;
+import io.acceltriage.policy.PolicySource;
 import io.acceltriage.store.Json;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -18,17 +20,30 @@ import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.ConfigProvider;
 
-/** Creates Alertmanager silences: {@code POST /api/v2/silences} at ACCELTRIAGE_ALERTMANAGER_URL. */
+/**
+ * Creates Alertmanager silences: {@code POST /api/v2/silences} at ACCELTRIAGE_ALERTMANAGER_URL. A
+ * silence hides a fault from everyone, so it is a decision like an approval: approvers only (the rule
+ * of {@link Decisions}), no longer than the policy's {@code silences.maxDuration}, and about one
+ * subject — a node, a pod or a workload — never an alert name across the fleet.
+ */
 @ApplicationScoped
 class Silences {
+
+    /** The labels that name a subject: the ones the correlator reads an incident's subject from. */
+    static final java.util.Set<String> SUBJECT_LABELS = java.util.Set.of("node", "kubernetes_node", "Hostname", "hostname",
+            "exported_node", "pod", "deployment", "statefulset", "jobset", "job_name", "daemonset", "leaderworkerset");
 
     /** The silence's id, or why there is none. */
     record Outcome(String silenceId, Instant endsAt, String problem) {}
 
     private final io.acceltriage.audit.AuditLog audit;
+    private final Decisions decisions;
+    private final PolicySource policy;
 
-    Silences(io.acceltriage.audit.AuditLog audit) {
+    Silences(io.acceltriage.audit.AuditLog audit, Decisions decisions, PolicySource policy) {
         this.audit = audit;
+        this.decisions = decisions;
+        this.policy = policy;
     }
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -36,6 +51,19 @@ class Silences {
 
     /** Creates the silence asked for in chat, audited; the reply says what was done. */
     String answer(ChatUser user, Command.Silence s) {
+        if (!decisions.permits(user.id(), "silence " + s.matchers() + " for " + s.duration())) {
+            return "Sorry" + (user.name() == null || user.name().isBlank() ? "" : " " + user.name())
+                    + ", only the people the policy names as approvers may create silences.";
+        }
+        if (s.matchers().keySet().stream().noneMatch(SUBJECT_LABELS::contains)) {
+            return "No silence was created: name what it is about with node=NAME (or pod=, deployment=, jobset=, …);"
+                    + " a silence of " + s.matchers().get("alertname") + " everywhere would hide it on every node.";
+        }
+        Duration max = policy.current().silenceMaxDuration();
+        if (s.duration().compareTo(max) > 0) {
+            return "No silence was created: policy " + policy.current().name() + " allows silences from chat of at most "
+                    + max.toString().substring(2).toLowerCase() + "; ask for a shorter one, or use Alertmanager.";
+        }
         Silences.Outcome o = create(s, user);
         if (o.problem() != null) {
             return "No silence was created: " + o.problem();

@@ -32,6 +32,11 @@ public final class AlertmanagerPayloads {
     static final int MAX_ALERTNAME = 256;
     /** Kubernetes' own limit for a name; incidents store these labels as their subject. */
     static final int MAX_NAME = 253;
+    /** A DNS-1123 label (a namespace) is at most 63 characters. */
+    static final int MAX_LABEL = 63;
+    private static final java.util.regex.Pattern DNS_LABEL = java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final java.util.regex.Pattern DNS_SUBDOMAIN = java.util.regex.Pattern.compile(
+            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     /** Labels that name a Kubernetes object (read by the correlator to find an incident's subject). */
     static final List<String> NAME_LABELS = List.of("node", "kubernetes_node", "Hostname", "hostname", "exported_node",
             "namespace", "pod", "deployment", "statefulset", "jobset", "job_name", "daemonset", "leaderworkerset");
@@ -95,6 +100,7 @@ public final class AlertmanagerPayloads {
         for (String name : NAME_LABELS) {
             if (labels.containsKey(name)) {
                 text(labels.get(name), at + ".labels." + name, MAX_NAME);
+                kubernetesName(labels.get(name), name, at + ".labels." + name);
             }
         }
         if (a.generatorURL() != null) {
@@ -151,6 +157,21 @@ public final class AlertmanagerPayloads {
             throw new InvalidPayload(at + " is outside the years 1 to 9999: \"" + abbreviate(value) + "\"");
         }
         return t;
+    }
+
+    /**
+     * A label the service later puts in a Kubernetes API path must be a Kubernetes name: anything else
+     * ("../../api/v1/sandbox/nodes?") would address another resource, or fail the triage for ever.
+     * Namespaces are DNS-1123 labels; nodes, pods and workloads DNS-1123 subdomains.
+     */
+    private static void kubernetesName(String value, String label, String at) {
+        boolean namespace = label.equals("namespace");
+        int max = namespace ? MAX_LABEL : MAX_NAME;
+        if (value.length() > max || !(namespace ? DNS_LABEL : DNS_SUBDOMAIN).matcher(value).matches()) {
+            throw new InvalidPayload(at + " \"" + abbreviate(value) + "\" is not a Kubernetes " + (namespace ? "namespace" : "name")
+                    + ": expected a DNS-1123 " + (namespace ? "label" : "subdomain") + " (lower-case letters, digits, '-'"
+                    + (namespace ? "" : " and '.'") + ", starting and ending with a letter or digit, at most " + max + " characters)");
+        }
     }
 
     /** A string the store keeps as it is: within its column and without NUL, which PostgreSQL refuses. */

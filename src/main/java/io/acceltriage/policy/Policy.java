@@ -16,7 +16,7 @@ import java.util.Map;
 public record Policy(String apiVersion, String kind, Metadata metadata, Boolean dryRun, String optOutLabel,
         Scope scope, Map<String, ActionRule> actions, List<Budget> budgets, Limits limits, Breaker breaker,
         List<MaintenanceWindow> maintenanceWindows, List<Freeze> changeFreezes, Approvals approvals,
-        List<String> approvers, Repair repair, RepeatOffenders repeatOffenders) {
+        List<String> approvers, Repair repair, RepeatOffenders repeatOffenders, Silences silences) {
 
     public record Metadata(String name, String description) {}
 
@@ -112,6 +112,20 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
     public Duration remediationWindow() {
         return repeatOffenders == null || repeatOffenders.remediationWindow() == null ? Duration.ofDays(7)
                 : Durations.parse(repeatOffenders.remediationWindow());
+    }
+
+    /** Silences people create from chat: at most {@code maxDuration} long. */
+    public record Silences(String maxDuration) {}
+
+    /** The longest silence chat may create; chat's own ceiling is a week. */
+    static final Duration MAX_CHAT_SILENCE = Duration.ofDays(7);
+
+    /**
+     * How long a silence from chat may last. A silence hides a fault from everyone, so the default is
+     * a working shift, not chat's ceiling of a week.
+     */
+    public Duration silenceMaxDuration() {
+        return silences == null || silences.maxDuration() == null ? Duration.ofHours(4) : Durations.parse(silences.maxDuration());
     }
 
     public boolean globalDryRun() {

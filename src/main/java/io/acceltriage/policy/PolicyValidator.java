@@ -165,6 +165,22 @@ final class PolicyValidator {
             duration(o.xidWindow(), "repeatOffenders", "xidWindow");
             duration(o.remediationWindow(), "repeatOffenders", "remediationWindow");
         }
+        if (p.silences() != null) {
+            if (p.silences().maxDuration() == null) {
+                fail("silences.maxDuration is required when silences is given, e.g. 4h", "silences");
+            }
+            duration(p.silences().maxDuration(), "silences", "maxDuration");
+            java.time.Duration max;
+            try {
+                max = Durations.parse(p.silences().maxDuration());
+            } catch (ArithmeticException e) {
+                max = null; // more seconds than a Duration holds: refused below as too long
+            }
+            if (max == null || max.isZero() || max.isNegative() || max.compareTo(Policy.MAX_CHAT_SILENCE) > 0) {
+                fail("silences.maxDuration must be more than 0 and at most 7d (longer silences belong in Alertmanager), got "
+                        + p.silences().maxDuration(), "silences", "maxDuration");
+            }
+        }
         if (p.approvers() != null && p.approvers().stream().anyMatch(a -> a == null || a.isBlank())) {
             fail("approvers: an entry is empty", "approvers");
         }

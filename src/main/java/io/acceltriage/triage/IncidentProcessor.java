@@ -71,10 +71,25 @@ public class IncidentProcessor {
         return t;
     });
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    /** Failed triages by incident: how often, and not before when the next try. Only the worker thread touches it. */
+    private final Map<String, Failures> failing = new java.util.HashMap<>();
+    private final java.time.Duration firstBackoff;
+
+    /** A triage that failed {@code attempts} times; tried again at {@code notBefore} at the earliest. */
+    private record Failures(int attempts, Instant notBefore) {}
+
+    /**
+     * After this many failed triages an incident is escalated to a person, once, instead of being
+     * retried for ever: whatever makes it fail (a hostile label, a bug) will not go away by itself.
+     */
+    static final int MAX_TRIAGE_ATTEMPTS = 3;
 
     IncidentProcessor(AlertInbox inbox, IncidentStore incidents, Database database, AuditLog audit,
             Executor executor, Escalations escalations, ServiceMetrics metrics, Correlation correlation, FleetResponder fleet,
-            AlertFiler filer) {
+            AlertFiler filer,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "acceltriage.triage.retry-backoff", defaultValue = "30s")
+            java.time.Duration firstBackoff) {
+        this.firstBackoff = firstBackoff;
         this.inbox = inbox;
         this.incidents = incidents;
         this.database = database;
@@ -148,7 +163,8 @@ public class IncidentProcessor {
     private void retriageInterrupted() {
         Instant before = Instant.now().minus(STUCK_AFTER);
         for (Incident i : incidents.list(new IncidentFilter(IncidentState.TRIAGING, null, null, null, null, null, 50))) {
-            if (i.updatedAt().isBefore(before)) {
+            Failures f = failing.get(i.id());
+            if (f != null ? Instant.now().isAfter(f.notBefore()) : i.updatedAt().isBefore(before)) {
                 LOG.infof("triaging %s again: its last triage did not finish", i.id());
                 triageSafely(i);
             }
@@ -158,10 +174,46 @@ public class IncidentProcessor {
     private void triageSafely(Incident incident) {
         try {
             triage(incident);
+            failing.remove(incident.id());
         } catch (RuntimeException e) {
-            // The incident stays TRIAGING and is retried by retriageInterrupted; the alerts are safe in the store.
-            LOG.errorf(e, "triage of %s failed; it will be retried", incident.id());
+            failed(incident, e);
         }
+    }
+
+    /**
+     * The incident stays TRIAGING and is retried by retriageInterrupted after a doubling pause; the
+     * alerts are safe in the store. The last allowed failure escalates it, which ends the retries.
+     */
+    private void failed(Incident incident, RuntimeException e) {
+        Failures before = failing.get(incident.id());
+        int attempts = before == null ? 1 : before.attempts() + 1;
+        if (attempts < MAX_TRIAGE_ATTEMPTS) {
+            java.time.Duration pause = firstBackoff.multipliedBy(1L << (attempts - 1));
+            failing.put(incident.id(), new Failures(attempts, Instant.now().plus(pause)));
+            LOG.errorf(e, "triage of %s failed (attempt %d of %d); trying again in %s", incident.id(), attempts, MAX_TRIAGE_ATTEMPTS, pause);
+            return;
+        }
+        failing.remove(incident.id());
+        LOG.errorf(e, "triage of %s failed %d times; escalating it to a person", incident.id(), attempts);
+        String why = "triage failed " + attempts + " times (" + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + abbreviate(e.getMessage())) + "); a person must look at it";
+        try {
+            database.transaction(tx -> {
+                incidents.setState(tx, incident.id(), IncidentState.ESCALATED);
+                return null;
+            });
+            escalations.tell(new Notice(incident.id(), IncidentState.ESCALATED.name().toLowerCase(), incident.subject().key(),
+                    incident.family() == null ? "none" : incident.family(), incident.confidence() == null ? 0 : incident.confidence(),
+                    "Triage of " + incident.subject().key() + " keeps failing.", List.of(why), "/incidents/" + incident.id()));
+        } catch (RuntimeException again) {
+            // The store is down too: count this attempt again, so the escalation is tried at the next pass.
+            failing.put(incident.id(), new Failures(attempts - 1, Instant.now().plus(firstBackoff)));
+            LOG.errorf(again, "could not escalate %s; trying again later", incident.id());
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 200 ? s.substring(0, 200) + "…" : s;
     }
 
     private void triage(Incident incident) {

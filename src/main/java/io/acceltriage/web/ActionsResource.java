@@ -1,13 +1,12 @@
 package io.acceltriage.web;
 
+import io.acceltriage.access.CurrentUser;
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
 import io.acceltriage.action.Approvals;
+import io.acceltriage.action.Decisions;
 import io.acceltriage.action.Executor;
-import io.acceltriage.audit.AuditKind;
-import io.acceltriage.audit.AuditLog;
 import io.acceltriage.http.ErrorBody;
-import io.acceltriage.policy.PolicySource;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -23,8 +22,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Actions over REST: list them, approve or reject a waiting one, undo a finished one. The person is named in the body for now; authenticating
- * the caller comes with the API's authentication.
+ * Actions over REST: list them, approve or reject a waiting one, undo a finished one. The person who
+ * decides is the one signed in (bearer token or session), through {@link Decisions}.
  */
 @Path("/api/v1/actions")
 @Produces(MediaType.APPLICATION_JSON)
@@ -34,18 +33,13 @@ public class ActionsResource {
     public record DecisionBody(String approver, String reason) {}
 
     private final Executor executor;
-    private final Approvals approvals;
-    private final PolicySource policy;
-    private final AuditLog audit;
-    private final io.acceltriage.access.CurrentUser who;
+    private final Decisions decisions;
+    private final CurrentUser who;
 
-    ActionsResource(Executor executor, Approvals approvals, PolicySource policy, AuditLog audit,
-            io.acceltriage.access.CurrentUser who) {
+    ActionsResource(Executor executor, Decisions decisions, CurrentUser who) {
         this.who = who;
         this.executor = executor;
-        this.approvals = approvals;
-        this.policy = policy;
-        this.audit = audit;
+        this.decisions = decisions;
     }
 
     @GET
@@ -72,75 +66,52 @@ public class ActionsResource {
         return executor.find(id).map(r -> Response.ok(view(r)).build()).orElseGet(() -> error(404, "no action " + id));
     }
 
-    /**
-     * Who decides: the signed-in person, never a name taken on trust from the body. A body may name
-     * the approver only to confirm it; naming someone else is refused (null).
-     */
-    private String decider(DecisionBody body) {
-        String me = who.isSignedIn() ? who.getName() : null;
-        String claimed = body == null || body.approver() == null || body.approver().isBlank() ? null : body.approver();
-        if (me == null) return claimed;
-        return claimed == null || claimed.equals(me) ? me : null;
-    }
-
     /** The audit log's actor column: a longer name could not be recorded, so it is refused here. */
     static final int MAX_NAME = 256;
-
-    /** Runs a decision as the signed-in person, or refuses one made in someone else's name. */
-    private Response asDecider(DecisionBody body, java.util.function.Function<String, Response> decision) {
-        String refusal = invalid(body);
-        if (refusal != null) {
-            return error(400, refusal);
-        }
-        String approver = decider(body);
-        if (approver == null) {
-            return error(403, "you are signed in as " + who.getName() + " and may not decide as "
-                    + (body == null ? "someone else" : body.approver()));
-        }
-        return decision.apply(approver);
-    }
 
     @POST
     @Path("{id}/approve")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response approve(@PathParam("id") String id, DecisionBody body) {
-        return asDecider(body, approver -> answer(approvals.approve(id, approver)));
+        return asDecider(who, body, me -> answer(decisions.approve(me, id)));
     }
 
     @POST
     @Path("{id}/reject")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response reject(@PathParam("id") String id, DecisionBody body) {
-        return asDecider(body, approver -> answer(approvals.reject(id, approver, body == null ? null : body.reason())));
+        return asDecider(who, body, me -> answer(decisions.reject(me, id, body == null ? null : body.reason())));
     }
 
     @POST
     @Path("{id}/undo")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response undo(@PathParam("id") String id, DecisionBody body) {
-        return asDecider(body, approver -> undoAs(id, approver));
+        return asDecider(who, body, me -> {
+            Approvals.Result r = decisions.undo(me, id);
+            return r.refusal() == Approvals.Refusal.NONE ? executor.find(id).map(a -> Response.ok(view(a)).build())
+                    .orElseGet(() -> error(404, "no action " + id)) : answer(r);
+        });
     }
 
-    private Response undoAs(String id, String approver) {
-        if (!policy.current().approversOrEmpty().contains(approver)) {
-            refuse(approver, "undo " + id);
-            return error(403, approver + " is not among the policy's approvers, who alone may undo actions");
+    /**
+     * Runs a decision as the signed-in person, the only one who can decide here. A body may name the
+     * approver only to confirm who is signed in; naming someone else is refused, never taken on trust.
+     */
+    static Response asDecider(CurrentUser who, DecisionBody body, java.util.function.Function<String, Response> decision) {
+        String refusal = invalid(body);
+        if (refusal != null) {
+            return error(400, refusal);
         }
-        try {
-            return Response.ok(view(executor.undo(id, approver))).build();
-        } catch (IllegalArgumentException e) {
-            return error(404, e.getMessage());
-        } catch (IllegalStateException e) {
-            return error(409, e.getMessage());
+        String me = who.getName();
+        String claimed = body == null || body.approver() == null || body.approver().isBlank() ? null : body.approver();
+        if (claimed != null && !claimed.equals(me)) {
+            return error(403, "you are signed in as " + me + " and may not decide as " + claimed);
         }
+        return decision.apply(me);
     }
 
-    private void refuse(String who, String what) {
-        audit.append(null, AuditKind.ACCESS_DENIED, who, Map.of("attempted", what, "reason", "not an approver of policy "
-                + policy.current().name()));
-    }
-
-    private static Response answer(Approvals.Result r) {
+    static Response answer(Approvals.Result r) {
         int code = switch (r.refusal()) {
             case NONE -> 200;
             case UNKNOWN_ACTION -> 404;

@@ -1,9 +1,9 @@
 package io.acceltriage.web;
 
-import io.acceltriage.audit.AuditKind;
-import io.acceltriage.audit.AuditLog;
+import io.acceltriage.access.CurrentUser;
+import io.acceltriage.action.Approvals;
+import io.acceltriage.action.Decisions;
 import io.acceltriage.policy.Breaker;
-import io.acceltriage.policy.PolicySource;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -14,23 +14,26 @@ import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The circuit breaker over REST: its state, and the reset only a person listed in the policy's approvers may do. */
+/**
+ * The circuit breaker over REST: its state, and the reset that only a person listed in the policy's
+ * approvers may do, as the signed-in person (a body naming someone else is refused).
+ */
 @Path("/api/v1/breaker")
 @Produces(MediaType.APPLICATION_JSON)
 public class BreakerResource {
 
     private final Breaker breaker;
-    private final PolicySource policy;
-    private final AuditLog audit;
+    private final Decisions decisions;
+    private final CurrentUser who;
 
-    BreakerResource(Breaker breaker, PolicySource policy, AuditLog audit) {
+    BreakerResource(Breaker breaker, Decisions decisions, CurrentUser who) {
         this.breaker = breaker;
-        this.policy = policy;
-        this.audit = audit;
+        this.decisions = decisions;
+        this.who = who;
     }
 
     @GET
-        public Response breakerState() {
+    public Response breakerState() {
         Map<String, Object> out = new LinkedHashMap<>();
         var trip = breaker.tripped();
         out.put("tripped", trip.isPresent());
@@ -45,20 +48,11 @@ public class BreakerResource {
     @Path("reset")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response reset(ActionsResource.DecisionBody body) {
-        if (body == null || body.approver() == null || body.approver().isBlank()) {
-            return ActionsResource.error(400, "name who resets it: {\"approver\": \"...\", \"reason\": \"...\"}");
-        }
-        String refusal = ActionsResource.invalid(body);
-        if (refusal != null) {
-            return ActionsResource.error(400, refusal);
-        }
-        if (!policy.current().approversOrEmpty().contains(body.approver())) {
-            audit.append(null, AuditKind.ACCESS_DENIED, body.approver(), Map.of("attempted", "reset the circuit breaker",
-                    "reason", "not an approver of policy " + policy.current().name()));
-            return ActionsResource.error(403, body.approver() + " is not among the policy's approvers, who alone may reset the breaker");
-        }
-        boolean wasTripped = breaker.reset(body.approver());
-        return Response.ok(Map.of("tripped", false, "wasTripped", wasTripped)).build();
+        return ActionsResource.asDecider(who, body, me -> {
+            Approvals.Result r = decisions.resetBreaker(me);
+            return r.refusal() == Approvals.Refusal.NONE
+                    ? Response.ok(Map.of("tripped", breaker.tripped().isPresent(), "wasTripped", r.accepted())).build()
+                    : ActionsResource.answer(r);
+        });
     }
-
 }

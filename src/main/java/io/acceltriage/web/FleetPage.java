@@ -1,6 +1,8 @@
 package io.acceltriage.web;
 
+import io.acceltriage.http.Redirects;
 import io.acceltriage.access.CurrentUser;
+import io.acceltriage.action.Decisions;
 import io.acceltriage.action.Executor;
 import io.acceltriage.cluster.ClusterUnreadable;
 import io.acceltriage.cluster.Nodes;
@@ -47,9 +49,11 @@ class FleetPage {
     private final Executor actions;
     private final Instance<CircuitBreakerControl> breaker;
     private final CurrentUser who;
+    private final Decisions decisions;
     private final NodeAgents knowledge = NodeAgents.load();
 
-    FleetPage(Nodes nodes, Executor actions, Instance<CircuitBreakerControl> breaker, CurrentUser who) {
+    FleetPage(Nodes nodes, Executor actions, Instance<CircuitBreakerControl> breaker, CurrentUser who, Decisions decisions) {
+        this.decisions = decisions;
         this.nodes = nodes;
         this.actions = actions;
         this.breaker = breaker;
@@ -70,11 +74,9 @@ class FleetPage {
     @POST
     @Path("breaker/reset")
     public Response reset() {
-        if (!breaker.isResolvable()) {
-            return Response.seeOther(URI.create("/fleet?notice=" + encode("This build has no circuit breaker to reset."))).build();
-        }
-        breaker.get().reset(who.principal().name());
-        return Response.seeOther(URI.create("/fleet?notice=" + encode("Circuit breaker reset by " + who.principal().name() + "."))).build();
+        String said = decisions.resetBreaker(who.getName()).message();
+        return Redirects.seeOther("/fleet?notice=" + encode(said.substring(0, 1).toUpperCase() + said.substring(1) + "."))
+                .build();
     }
 
     private List<Pool> pools() {

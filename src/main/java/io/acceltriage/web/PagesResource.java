@@ -1,12 +1,13 @@
 package io.acceltriage.web;
 
+import io.acceltriage.http.Redirects;
 import io.acceltriage.access.CurrentUser;
 import io.acceltriage.action.Approvals;
+import io.acceltriage.action.Decisions;
 import io.acceltriage.http.InvalidPayload;
 import io.acceltriage.incident.IncidentFilter;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
-import jakarta.enterprise.inject.Instance;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
@@ -43,12 +44,12 @@ class PagesResource {
     }
 
     private final IncidentQueries queries;
-    private final Instance<Approvals> approvals;
+    private final Decisions decisions;
     private final CurrentUser who;
 
-    PagesResource(IncidentQueries queries, Instance<Approvals> approvals, CurrentUser who) {
+    PagesResource(IncidentQueries queries, Decisions decisions, CurrentUser who) {
         this.queries = queries;
-        this.approvals = approvals;
+        this.decisions = decisions;
         this.who = who;
     }
 
@@ -77,7 +78,7 @@ class PagesResource {
     @Path("incidents/{id}")
     public Response incident(@PathParam("id") String id, @QueryParam("notice") String notice, @QueryParam("failed") boolean failed) {
         return queries.full(id)
-                .map(v -> Response.ok(Templates.incident(IncidentPage.of(v), notice, failed, approvals.isResolvable())).build())
+                .map(v -> Response.ok(Templates.incident(IncidentPage.of(v), notice, failed, true)).build())
                 .orElseGet(() -> Response.status(404).type(MediaType.TEXT_PLAIN).entity("no incident " + id).build());
     }
 
@@ -85,7 +86,7 @@ class PagesResource {
     @Path("incidents/{id}/actions/{action}/approve")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response approve(@PathParam("id") String id, @PathParam("action") String action) {
-        return decide(id, action, a -> a.approve(action, who.principal().name()));
+        return decide(id, action, d -> d.approve(who.getName(), action));
     }
 
     @POST
@@ -93,18 +94,15 @@ class PagesResource {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response reject(@PathParam("id") String id, @PathParam("action") String action, @FormParam("reason") String reason) {
         String why = reason == null || reason.isBlank() ? "rejected on the incident page" : reason.strip();
-        return decide(id, action, a -> a.reject(action, who.principal().name(), why));
+        return decide(id, action, d -> d.reject(who.getName(), action, why));
     }
 
-    private Response decide(String id, String action, java.util.function.Function<Approvals, Approvals.Result> decision) {
+    private Response decide(String id, String action, java.util.function.Function<Decisions, Approvals.Result> decision) {
         var incident = queries.full(id);
         if (incident.isEmpty() || incident.get().actions().stream().noneMatch(a -> a.id().equals(action))) {
             return Response.status(404).type(MediaType.TEXT_PLAIN).entity("no action " + action + " in incident " + id).build();
         }
-        if (!approvals.isResolvable()) {
-            return back(id, "Approvals are unavailable in this build: approve or reject through the API or chat once they are.", true);
-        }
-        Approvals.Result r = decision.apply(approvals.get());
+        Approvals.Result r = decision.apply(decisions);
         return back(id, r.message(), !r.accepted());
     }
 
@@ -112,7 +110,7 @@ class PagesResource {
         Map<String, String> q = new LinkedHashMap<>();
         q.put("notice", notice);
         q.put("failed", Boolean.toString(failed));
-        return Response.seeOther(URI.create(link("/incidents/" + id, q, null, null))).build();
+        return Redirects.seeOther(link("/incidents/" + id, q, null, null)).build();
     }
 
     static String link(String base, Map<String, String> params, String extraKey, String extraValue) {

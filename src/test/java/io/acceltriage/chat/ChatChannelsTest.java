@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.Predicate;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -115,6 +116,42 @@ class ChatChannelsTest {
         assertTrue(posts("/slack/response/cmd-forged", r -> true).isEmpty(), "a wrongly signed command does nothing");
     }
 
+    // ---- replays of signed requests ----
+
+    @Test
+    void aSignedSlackCommandOrClickSentAgainWithinItsWindowRunsOnce() {
+        String command = form("command", "/triage", "text", "status node gpu-h100-03", "user_id", "U0SOMEONE",
+                "user_name", "sam", "channel_id", "C0OPS", "response_url", fake() + "/slack/response/cmd-replayed");
+        long ts = now();
+        slack("/api/v1/slack/commands", command, FORM, ts, ChatTestProfile.SLACK_SECRET, null).then().statusCode(200);
+        // The very same bytes, signature and timestamp: a captured request sent again within the five minutes.
+        slack("/api/v1/slack/commands", command, FORM, ts, ChatTestProfile.SLACK_SECRET, null).then().statusCode(409)
+                .body("error", containsString("replay"));
+        awaitOne("/slack/response/cmd-replayed", r -> true);
+
+        String click = click("U0STRANGER", "reject", "act-0009", "click-replayed");
+        slack("/api/v1/slack/interactions", click, FORM, ts, ChatTestProfile.SLACK_SECRET, null).then().statusCode(200);
+        slack("/api/v1/slack/interactions", click, FORM, ts, ChatTestProfile.SLACK_SECRET, null).then().statusCode(409);
+        awaitOne("/slack/response/click-replayed", r -> true);
+        sleep(1000);
+        assertEquals(1, posts("/slack/response/cmd-replayed", r -> true).size(), "the command ran once");
+        assertEquals(1, posts("/slack/response/click-replayed", r -> true).size(), "the click ran once");
+    }
+
+    @Test
+    void aTeamsActivityRunsOnceAndOnlyWhileItsTimestampIsFresh() {
+        String body = activity("<at>acceltriage</at> help", ChatTestProfile.TEAMS_APPROVER, "f:replayed-" + UUID.randomUUID(), Instant.now());
+        teams(body, ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("investigate pod"));
+        teams(body, ChatTestProfile.TEAMS_TOKEN).then().statusCode(409).body("error", containsString("replay"));
+
+        String old = activity("<at>acceltriage</at> help", ChatTestProfile.TEAMS_APPROVER, "f:from-2019", Instant.parse("2019-04-04T02:12:25Z"));
+        teams(old, ChatTestProfile.TEAMS_TOKEN).then().statusCode(401).body("error", containsString("5 minutes"));
+        String future = activity("<at>acceltriage</at> help", ChatTestProfile.TEAMS_APPROVER, "f:from-later", Instant.now().plusSeconds(3600));
+        teams(future, ChatTestProfile.TEAMS_TOKEN).then().statusCode(401);
+        String undated = body.replaceAll("\"timestamp\":\"[^\"]*\",", "").replace("f:replayed-", "f:undated-");
+        teams(undated, ChatTestProfile.TEAMS_TOKEN).then().statusCode(400).body("error", containsString("timestamp"));
+    }
+
     @Test
     void anApproverResetsTheStoredBreakerFromSlackAndTheAuditNamesThem() {
         breaker.trip("ChatChannelsTest: tripped to be reset from chat");
@@ -180,13 +217,27 @@ class ChatChannelsTest {
     }
 
     @Test
-    void teamsApprovalsAreForTheNamedApproversAndSilencesReachAlertmanager() {
+    void teamsApprovalsAndSilencesAreForTheNamedApproversAndSilencesAreBoundedAndAboutASubject() {
         String stranger = "0b5e1c2d-0000-4000-8000-000000000001";
         teams(activity("<at>acceltriage</at> approve act-0002", stranger), ChatTestProfile.TEAMS_TOKEN).then().statusCode(200)
                 .body("text", containsString("only the people the policy names as approvers may approve"));
-        teams(activity("<at>acceltriage</at> silence GpuXidError node=gpu-h100-04 for 2h board swap", stranger),
-                ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("5f3c0d1e-silence"));
+        // Anyone who can mention the bot used to silence any alert; now only approvers, about one subject, within the policy's bound.
+        teams(activity("<at>acceltriage</at> silence GpuXidError node=gpu-h100-04 for 2h stranger", stranger),
+                ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("only the people the policy names as approvers"));
+        teams(activity("<at>acceltriage</at> silence GpuXidError for 2h everywhere", ChatTestProfile.TEAMS_APPROVER),
+                ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("node=NAME"));
+        teams(activity("<at>acceltriage</at> silence GpuXidError severity=critical for 2h everywhere", ChatTestProfile.TEAMS_APPROVER),
+                ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("No silence was created"));
+        teams(activity("<at>acceltriage</at> silence GpuXidError node=gpu-h100-04 for 7d week", ChatTestProfile.TEAMS_APPROVER),
+                ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("at most 4h"));
+        assertTrue(audit(null, AuditKind.ACCESS_DENIED).stream().anyMatch(a -> a.actor().equals(stranger)
+                && a.payload().path("attempted").asText().startsWith("silence")), "the stranger's silence is refused and audited");
+        sleep(300);
+        assertTrue(posts("/am/api/v2/silences", r -> r.body().contains("stranger") || r.body().contains("everywhere")
+                || r.body().contains("week")).isEmpty(), "no refused silence reached Alertmanager");
 
+        teams(activity("<at>acceltriage</at> silence GpuXidError node=gpu-h100-04 for 2h board swap", ChatTestProfile.TEAMS_APPROVER),
+                ChatTestProfile.TEAMS_TOKEN).then().statusCode(200).body("text", containsString("5f3c0d1e-silence"));
         JsonNode silence = awaitOne("/am/api/v2/silences", r -> r.body().contains("gpu-h100-04")).json();
         assertEquals("alertname", silence.path("matchers").path(0).path("name").asText());
         assertEquals("GpuXidError", silence.path("matchers").path(0).path("value").asText());
@@ -195,37 +246,66 @@ class ChatChannelsTest {
         assertFalse(silence.path("matchers").path(1).path("isRegex").asBoolean(true));
         assertEquals(Duration.ofHours(2), Duration.between(Instant.parse(silence.path("startsAt").asText()),
                 Instant.parse(silence.path("endsAt").asText())));
-        assertTrue(silence.path("createdBy").asText().contains("teams:" + stranger));
+        assertTrue(silence.path("createdBy").asText().contains("teams:" + ChatTestProfile.TEAMS_APPROVER));
         assertEquals("board swap", silence.path("comment").asText());
+        assertTrue(audit(null, AuditKind.SILENCE).stream().anyMatch(a -> a.actor().equals(ChatTestProfile.TEAMS_APPROVER)),
+                "the silence is audited as the approver");
     }
 
     // ---- Teams: approval links ----
 
     @Test
-    void anApprovalLinkShowsOnGetActsOnceOnPostAndRefusesChanges() {
-        String token = links.issue("act-0003", ApprovalLinks.Choice.APPROVE, ChatTestProfile.TEAMS_APPROVER);
-        // GET never acts: twice, and the link still works after.
-        given().get("/api/v1/approvals/" + token).then().statusCode(404).body(containsString("act-0003"));
-        given().get("/api/v1/approvals/" + token).then().statusCode(404);
+    void anApprovalLinkLeadsToASignInAndDecidesOnlyForTheSignedInApproverItNames() {
+        String action = "act-linkonce1";
+        pendingAction(action, "inc-chat-link-once", "cordon-node", "gpu-h100-06");
+        String token = links.issue(action, ApprovalLinks.Choice.REJECT, ChatTestProfile.TEAMS_APPROVER);
+        String link = "/api/v1/approvals/" + token;
 
-        String first = given().post("/api/v1/approvals/" + token).then().statusCode(200).extract().asString();
-        assertFalse(first.contains("only the people"), first);
-        assertTrue(first.contains(ChatDecisions.NO_APPROVALS) || first.contains("act-0003"), first);
-        given().post("/api/v1/approvals/" + token).then().statusCode(410).body(containsString("works once"));
-        given().get("/api/v1/approvals/" + token).then().statusCode(410);
+        // Whoever holds the card is sent to sign in; nothing is decided, the link is not spent.
+        for (Response anonymous : List.of(given().redirects().follow(false).get(link), given().redirects().follow(false).post(link))) {
+            anonymous.then().statusCode(303).header("Location", "/login?next=" + URLEncoder.encode(link, StandardCharsets.UTF_8));
+        }
+        assertEquals("AWAITING_APPROVAL", actionStatus(action));
+
+        // Another signed-in person — even an approver of the service — cannot use the approver's link.
+        String otherPerson = session(io.acceltriage.TestAuth.APPROVER);
+        given().cookie("acceltriage_session", otherPerson).get(link).then().statusCode(403).body(containsString("not yours"));
+        given().cookie("acceltriage_session", otherPerson).post(link).then().statusCode(403).body(containsString("not yours"));
+        assertEquals("AWAITING_APPROVAL", actionStatus(action));
+        assertTrue(audit(null, AuditKind.ACCESS_DENIED).stream().anyMatch(a -> a.actor().equals("test-approver")
+                && a.payload().path("action").asText().equals(action)), "the refused click is audited as who made it");
+
+        // The approver it names, signed in: GET shows (twice, acting never), POST decides once, as them.
+        String approver = session(ChatTestProfile.TEAMS_APPROVER_TOKEN);
+        given().cookie("acceltriage_session", approver).get(link).then().statusCode(200).body(containsString("method=\"post\""));
+        given().cookie("acceltriage_session", approver).get(link).then().statusCode(200);
+        assertEquals("AWAITING_APPROVAL", actionStatus(action));
+        String done = given().cookie("acceltriage_session", approver).post(link).then().statusCode(200).extract().asString();
+        assertTrue(done.contains("Rejected " + action), done);
+        assertEquals("REJECTED", actionStatus(action));
+        assertTrue(audit(null, AuditKind.APPROVAL).stream().anyMatch(a -> a.actor().equals(ChatTestProfile.TEAMS_APPROVER)
+                && a.payload().path("action").asText().equals(action)), "the decision is audited as the signed-in approver");
+        given().cookie("acceltriage_session", approver).post(link).then().statusCode(410).body(containsString("works once"));
 
         String other = links.issue("act-0004", ApprovalLinks.Choice.APPROVE, ChatTestProfile.TEAMS_APPROVER);
         String spliced = other.substring(0, other.indexOf('.')) + token.substring(token.indexOf('.'));
         given().get("/api/v1/approvals/" + spliced).then().statusCode(403).body(containsString("signature"));
-        given().post("/api/v1/approvals/" + spliced).then().statusCode(403);
+        given().cookie("acceltriage_session", approver).post("/api/v1/approvals/" + spliced).then().statusCode(403);
         given().post("/api/v1/approvals/not-a-token").then().statusCode(403);
     }
 
     @Test
     void anApprovalLinkIssuedToSomeoneThePolicyDoesNotNameDoesNothing() {
-        String token = links.issue("act-0005", ApprovalLinks.Choice.APPROVE, "0b5e1c2d-0000-4000-8000-000000000002");
-        given().post("/api/v1/approvals/" + token).then().statusCode(200)
-                .body(containsString("only the people the policy names as approvers may approve"));
+        // test-approver signs in, but the chat policy does not name them.
+        String token = links.issue("act-0005", ApprovalLinks.Choice.APPROVE, "test-approver");
+        given().cookie("acceltriage_session", session(io.acceltriage.TestAuth.APPROVER)).post("/api/v1/approvals/" + token)
+                .then().statusCode(200).body(containsString("only the people the policy names as approvers may approve"));
+    }
+
+    /** A login session for the holder of {@code token}, as the login form gives it. */
+    static String session(String token) {
+        return given().redirects().follow(false).contentType(FORM).formParam("token", token).formParam("next", "/")
+                .post("/login").then().statusCode(303).extract().cookie("acceltriage_session");
     }
 
     // ---- notifications ----
@@ -347,10 +427,11 @@ class ChatChannelsTest {
         }
         assertTrue(approveUrl != null && approveUrl.startsWith("https://acceltriage.example.test/api/v1/approvals/"), card.toString());
         String path = approveUrl.substring("https://acceltriage.example.test".length());
-        given().get(path).then().statusCode(200).body(containsString("drain-node"))
+        String approver = session(ChatTestProfile.TEAMS_APPROVER_TOKEN);
+        given().cookie("acceltriage_session", approver).get(path).then().statusCode(200).body(containsString("drain-node"))
                 .body(containsString("method=\"post\"")).body(containsString(ChatTestProfile.TEAMS_APPROVER));
-        String done = given().post(path).then().statusCode(200).extract().asString();
-        assertTrue(done.contains(ChatDecisions.NO_APPROVALS) || done.contains(action), done);
+        String done = given().cookie("acceltriage_session", approver).post(path).then().statusCode(200).extract().asString();
+        assertTrue(done.contains(action), done);
         assertTrue(auditReader.find(new AuditQuery(null, null, null, null, null, "xoxb-test-token", null, 10)).isEmpty()
                 && auditReader.find(new AuditQuery(null, null, null, null, null, ChatTestProfile.SLACK_SECRET, null, 10)).isEmpty(),
                 "no secret in the audit log");
@@ -438,8 +519,13 @@ class ChatChannelsTest {
         }
     }
 
+    /** A fresh activity: its own id, sent now (Teams' replay protection refuses stale and repeated ones). */
     static String activity(String text, String aadObjectId) {
-        return "{\"type\":\"message\",\"id\":\"1485983408511\",\"timestamp\":\"2026-11-30T10:00:00.000Z\","
+        return activity(text, aadObjectId, "f:" + UUID.randomUUID(), Instant.now());
+    }
+
+    static String activity(String text, String aadObjectId, String id, Instant sent) {
+        return "{\"type\":\"message\",\"id\":\"" + id + "\",\"timestamp\":\"" + sent + "\","
                 + "\"serviceUrl\":\"https://smba.trafficmanager.net/emea/\",\"channelId\":\"msteams\",\"from\":{\"id\":\"29:1abc\","
                 + "\"name\":\"Pat Doe\",\"aadObjectId\":\"" + aadObjectId + "\"},\"conversation\":{\"id\":\"19:x@thread.skype\"},"
                 + "\"text\":\"" + text + "\",\"textFormat\":\"plain\",\"entities\":[]}";

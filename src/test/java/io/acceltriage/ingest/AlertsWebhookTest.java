@@ -59,7 +59,7 @@ class AlertsWebhookTest {
     /** Whatever the webhook accepts must also fit an incident, or it would sit in the inbox unfiled. */
     @Test
     void aWorkloadWithTheLongestNamesTheWebhookAcceptsIsFiledUnderAnIncident() {
-        String namespace = "ns-" + "n".repeat(250);
+        String namespace = "ns-" + "n".repeat(60); // a namespace is a DNS-1123 label: 63 characters at most
         String workload = "w".repeat(253);
         String body = """
                 {"version":"4","groupKey":"{}:{g=long-names}","status":"firing","receiver":"acceltriage",

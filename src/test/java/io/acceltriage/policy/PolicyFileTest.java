@@ -72,6 +72,20 @@ class PolicyFileTest {
     }
 
     @Test
+    void theSilenceBoundIsOptionalAndStrict() {
+        String head = "apiVersion: acceltriage.io/v1\nkind: Policy\n";
+        assertEquals(java.time.Duration.ofHours(4), Policy.parse("ok.yaml", head.getBytes(StandardCharsets.UTF_8)).silenceMaxDuration());
+        assertEquals(java.time.Duration.ofMinutes(90), Policy.parse("ok.yaml", (head + "silences: {maxDuration: 90m}\n")
+                .getBytes(StandardCharsets.UTF_8)).silenceMaxDuration());
+        assertEquals("bad.yaml:4: silences.maxDuration must be more than 0 and at most 7d (longer silences belong in Alertmanager), got 8d",
+                refusal(head + "silences:\n  maxDuration: 8d\n"));
+        assertTrue(refusal(head + "silences:\n  maxDuration: 0s\n").contains("must be more than 0"));
+        assertTrue(refusal(head + "silences:\n  maxDuration: soon\n").contains("is not a duration"));
+        assertTrue(refusal(head + "silences: {}\n").contains("silences.maxDuration is required"));
+        assertTrue(refusal(head + "silences: {maxDuraton: 2h}\n").contains("unknown key 'maxDuraton'"));
+    }
+
+    @Test
     void aWrongApiVersionIsRefused() {
         assertTrue(refusal("apiVersion: v1\nkind: Policy\n").startsWith("bad.yaml:1: 'v1' is not a policy apiVersion"));
     }

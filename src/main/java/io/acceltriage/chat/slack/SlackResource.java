@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.acceltriage.chat.ChatUser;
 import io.acceltriage.chat.ChatWork;
 import io.acceltriage.chat.Conversation;
+import io.acceltriage.chat.SeenRequests;
 import io.acceltriage.http.ErrorBody;
 import io.acceltriage.store.Json;
 import jakarta.ws.rs.Consumes;
@@ -29,12 +30,12 @@ class SlackResource {
     private static final Logger LOG = Logger.getLogger(SlackResource.class);
 
     private final SlackSignature signature;
-    private final SeenEvents seen;
+    private final SeenRequests seen;
     private final Conversation conversation;
     private final ChatWork work;
     private final SlackPoster poster;
 
-    SlackResource(SlackConfig config, SeenEvents seen, Conversation conversation, ChatWork work, SlackPoster poster) {
+    SlackResource(SlackConfig config, SeenRequests seen, Conversation conversation, ChatWork work, SlackPoster poster) {
         this.signature = new SlackSignature(config.signingSecret(), Clock.systemUTC());
         this.seen = seen;
         this.conversation = conversation;
@@ -119,6 +120,9 @@ class SlackResource {
         if (responseUrl == null || responseUrl.isBlank() || userId == null || userId.isBlank()) {
             return badRequest("a slash command needs user_id and response_url");
         }
+        if (!seen.first(replayKey(sig))) {
+            return replayed();
+        }
         ChatUser user = new ChatUser("slack", userId, form.get("user_name"));
         String text = form.getOrDefault("text", "");
         if (!work.run(() -> poster.respond(responseUrl, conversation.answer(user, text), true))) {
@@ -166,6 +170,9 @@ class SlackResource {
                 || userId.isEmpty()) {
             return badRequest("expected an approve or reject button with a value, user.id and response_url");
         }
+        if (!seen.first(replayKey(sig))) {
+            return replayed();
+        }
         ChatUser user = new ChatUser("slack", userId, json.path("user").path("name").asText(null));
         // Through the parser like typed text, so the value is checked as an action id.
         String said = actionId + " " + value.strip();
@@ -179,6 +186,20 @@ class SlackResource {
     static String plain(String text) {
         return text.replaceAll("<@[A-Z0-9]+(\\|[^>]*)?>", " ").replace("&lt;", "<").replace("&gt;", ">")
                 .replace("&amp;", "&").strip();
+    }
+
+    /**
+     * A verified signature covers the timestamp and the body, so a second request with the same one is
+     * the first sent again — a replay within the five minutes the timestamp allows (Slack itself never
+     * resends a command or a click). Slack's signature is "v0=" and 64 hex digits: it fits the key.
+     */
+    private static String replayKey(String verifiedSignature) {
+        return "slack-sig:" + verifiedSignature.trim();
+    }
+
+    private static Response replayed() {
+        return Response.status(Response.Status.CONFLICT).entity(new ErrorBody(
+                "this signed request was received before: a replay runs nothing")).build();
     }
 
     private static Response unauthorized(String reason) {

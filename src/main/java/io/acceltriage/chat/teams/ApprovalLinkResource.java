@@ -1,9 +1,12 @@
 package io.acceltriage.chat.teams;
 
+import io.acceltriage.access.CurrentUser;
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
 import io.acceltriage.action.Executor;
 import io.acceltriage.chat.ChatDecisions;
+import io.acceltriage.audit.AuditKind;
+import io.acceltriage.audit.AuditLog;
 import io.acceltriage.chat.ChatUser;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
@@ -15,18 +18,26 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where the Approve and Reject links of Teams cards lead. GET only shows what the link would do (link
- * previews and prefetchers follow GETs, so a GET never acts); the page's button POSTs, which checks
- * the signature and expiry again, spends the link and decides as the approver it was issued to —
- * through the same check and {@code Approvals} as every other channel.
+ * Where the Approve and Reject links of Teams cards lead. A card sits in a shared channel, so holding
+ * a link proves nothing about who clicked it: the link leads to a sign-in, and decides only for the
+ * signed-in person it names (their token's name is the Entra object id the link was issued to).
+ * GET only shows what the link would do (link previews and prefetchers follow GETs, so a GET never
+ * acts); the page's button POSTs, which checks the signature, expiry and person again, spends the
+ * link and decides as that person — through {@code Decisions}, like every other channel.
  */
 @Path("/api/v1/approvals/{token}")
 @Produces(MediaType.TEXT_HTML)
 class ApprovalLinkResource {
 
+    private final CurrentUser who;
+    private final AuditLog audit;
     private final ApprovalLinks links;
     private final UsedApprovalLinks used;
     private final ChatDecisions decisions;
@@ -34,8 +45,11 @@ class ApprovalLinkResource {
     private final Template confirm;
     private final Template result;
 
-    ApprovalLinkResource(ApprovalLinks links, UsedApprovalLinks used, ChatDecisions decisions, Executor actions,
-            @Location("chat/approval-confirm.html") Template confirm, @Location("chat/approval-result.html") Template result) {
+    ApprovalLinkResource(ApprovalLinks links, UsedApprovalLinks used, ChatDecisions decisions, Executor actions, CurrentUser who,
+            AuditLog audit, @Location("chat/approval-confirm.html") Template confirm,
+            @Location("chat/approval-result.html") Template result) {
+        this.who = who;
+        this.audit = audit;
         this.links = links;
         this.used = used;
         this.decisions = decisions;
@@ -51,6 +65,12 @@ class ApprovalLinkResource {
             grant = links.check(token);
         } catch (ApprovalLinks.Refused e) {
             return page(Response.Status.FORBIDDEN, "This link does not work", e.getMessage(), null);
+        }
+        if (!who.isSignedIn()) {
+            return signIn(token);
+        }
+        if (!who.getName().equals(grant.approver())) {
+            return notYours(grant);
         }
         if (used.used(grant.nonce())) {
             return page(Response.Status.GONE, "This link was already used", "An approval link works once.", null);
@@ -76,14 +96,39 @@ class ApprovalLinkResource {
         } catch (ApprovalLinks.Refused e) {
             return page(Response.Status.FORBIDDEN, "This link does not work", e.getMessage(), null);
         }
+        if (!who.isSignedIn()) {
+            return signIn(token);
+        }
+        if (!who.getName().equals(grant.approver())) {
+            // Checked before the link is spent: someone else's click must not use up the approver's link.
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("action", grant.actionId());
+            p.put("attempted", grant.choice().wireName() + " through an approval link");
+            p.put("linkIssuedTo", grant.approver());
+            p.put("reason", "the link names another approver");
+            audit.append(actions.find(grant.actionId()).map(ActionRecord::incidentId).orElse(null), AuditKind.ACCESS_DENIED,
+                    who.getName(), p);
+            return notYours(grant);
+        }
         if (!used.use(grant.nonce(), grant.actionId(), grant.approver())) {
             return page(Response.Status.GONE, "This link was already used", "An approval link works once; nothing was done.", null);
         }
-        ChatUser user = new ChatUser("teams", grant.approver(), null);
+        ChatUser user = new ChatUser("teams", who.getName(), null);
         boolean approve = grant.choice() == ApprovalLinks.Choice.APPROVE;
         String said = decisions.decide(user, grant.actionId(), approve, "rejected through a Teams approval link");
         String incident = actions.find(grant.actionId()).map(ActionRecord::incidentId).orElse(null);
         return page(Response.Status.OK, (approve ? "Approve " : "Reject ") + grant.actionId(), said, incident);
+    }
+
+    /** To the login form, which comes back here: the relative Location keeps the browser on the host it used. */
+    private static Response signIn(String token) {
+        return Response.status(Response.Status.SEE_OTHER).header("Location", "/login?next="
+                + URLEncoder.encode("/api/v1/approvals/" + token, StandardCharsets.UTF_8)).header("Cache-Control", "no-store").build();
+    }
+
+    private Response notYours(ApprovalLinks.Grant grant) {
+        return page(Response.Status.FORBIDDEN, "This link is not yours", "This link was issued to " + grant.approver()
+                + ", and only they can use it; you are signed in as " + who.getName() + ". Nothing was done.", null);
     }
 
     private Response page(Response.Status status, String heading, String message, String incidentId) {

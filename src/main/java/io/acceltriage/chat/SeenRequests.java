@@ -1,4 +1,4 @@
-package io.acceltriage.chat.slack;
+package io.acceltriage.chat;
 
 import io.acceltriage.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,23 +9,25 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Slack event ids already taken. Slack re-delivers an event it got no timely 2xx for (with
- * X-Slack-Retry-Num); the primary key makes the first delivery win, across restarts and replicas.
+ * Signed chat requests already taken, by a key of their own: a Slack event id (Slack re-delivers an
+ * event it got no timely 2xx for, with X-Slack-Retry-Num), a Slack request signature (a slash command
+ * or a click captured and sent again within the five minutes the signature is fresh), a Teams activity
+ * id. The primary key makes the first one win, across restarts and replicas.
  */
 @ApplicationScoped
-class SeenEvents {
+public class SeenRequests {
 
-    /** Slack retries for about an hour at most; older ids can go. */
+    /** Slack retries for about an hour at most, signatures and activities are fresh for minutes; older keys can go. */
     static final Duration KEEP = Duration.ofHours(2);
 
     private final Database database;
 
-    SeenEvents(Database database) {
+    SeenRequests(Database database) {
         this.database = database;
     }
 
-    /** True the first time an event id is seen. */
-    boolean first(String eventId) {
+    /** True the first time a key is seen; keys are at most 100 characters (hash longer ones). */
+    public boolean first(String eventId) {
         // Auto-commit: a duplicate key fails only its own statement, on H2 and PostgreSQL alike.
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement("insert into chat_events_seen (event_id, seen_at) values (?, ?)")) {
