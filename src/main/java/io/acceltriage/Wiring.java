@@ -118,9 +118,18 @@ class Wiring {
         // dcgm-exporter runs as a DaemonSet: its pod on the node serves that node's GPUs.
         return new ExporterScrape(node -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems()
                 .stream()
-                .filter(p -> p.getMetadata().getName().contains("dcgm-exporter") && p.getStatus().getPodIP() != null)
+                // only the exporter DaemonSet's own pods: a pod merely named like the exporter is anyone's
+                .filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null && isExporter(p))
                 .map(Pod::getStatus).findFirst()
                 .map(s -> URI.create("http://" + s.getPodIP() + ":" + port + "/metrics")));
+    }
+
+    private static final io.acceltriage.evidence.NodeAgents NODE_AGENTS = io.acceltriage.evidence.NodeAgents.load();
+
+    private static boolean isExporter(Pod p) {
+        var owner = io.acceltriage.cluster.Owners.controllerOf(p);
+        return owner != null && NODE_AGENTS.roleOf(p.getMetadata().getName(), owner.getKind(), owner.getName())
+                == io.acceltriage.evidence.PodRole.EXPORTER;
     }
 
     /** The policy file, validated now (an invalid one stops the start) and reloaded when it changes. */

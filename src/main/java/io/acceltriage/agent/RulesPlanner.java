@@ -42,6 +42,9 @@ public final class RulesPlanner {
             case APPLICATION -> planApplication(d, b, proposals, escalate);
             case NONE -> { }
         }
+        d.findings().stream().filter(f -> io.acceltriage.diagnosis.Classifier.TENANT_CLAIM.equals(f.group())).findFirst()
+                .ifPresent(f -> escalate.add("a tenant source claims a hardware fault no platform source shows (a person checks the"
+                        + " device and who wrote the claim): " + f.cause()));
         if (d.family() != Family.NONE && !b.gaps().isEmpty()) {
             escalate.add("some evidence could not be read: " + b.gaps().get(0).reason());
         } else if (d.family() == Family.NONE) {
@@ -68,6 +71,11 @@ public final class RulesPlanner {
             escalate.add("device fault but the node is unknown: " + d.cause());
             return;
         }
+        if (!platformBacked(d, b)) {
+            escalate.add("the device fault on " + b.node() + " rests only on tenant sources; fencing shared hardware needs a platform"
+                    + " source (exporter, device plugin, node status, node agents): " + d.cause());
+            return;
+        }
         out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), "fence " + b.node() + ": " + d.cause(), cited, BY));
         for (PodPlacement p : affectedPods(d, b)) {
             Optional<Workload> w = p.workloadRef() == null ? Optional.empty() : b.workload(p.workloadRef());
@@ -90,6 +98,11 @@ public final class RulesPlanner {
         // A node agent whose own log says "config error" or "driver mismatch" will crash again after a restart.
         boolean restartCannotHelp = d.supporting().stream().anyMatch(f -> !f.restartHelps() && f.weight() >= 0.5
                 && f.evidenceIds().stream().anyMatch(id -> b.byId(id).map(e -> e.fact() instanceof Facts.LogMatch).orElse(false)));
+        if (!platformBacked(d, b)) {
+            escalate.add("the infrastructure fault" + (b.node() == null ? "" : " on " + b.node()) + " rests only on tenant sources;"
+                    + " fencing shared hardware needs a platform source: " + d.cause());
+            return;
+        }
         if (b.node() != null && cannotServe) {
             out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), b.node() + " cannot run accelerator work: " + d.cause(), cited, BY));
         }
@@ -158,6 +171,15 @@ public final class RulesPlanner {
         if (e.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent()) return Optional.of(c.namespace() + "/" + c.pod());
         if (e.fact() instanceof Facts.MetricReading m && m.pod() != null) return Optional.of(m.namespace() + "/" + m.pod());
         return Optional.empty();
+    }
+
+    /**
+     * Node fencing (cordon, drain, node-agent restart) needs a platform source among the diagnosis's
+     * reasons: a tenant's own log, crashes or events may raise suspicion, never fence shared hardware.
+     */
+    static boolean platformBacked(Diagnosis d, EvidenceBundle b) {
+        return d.supporting().stream().filter(f -> f.weight() >= 0.3).flatMap(f -> f.evidenceIds().stream())
+                .map(b::byId).flatMap(Optional::stream).anyMatch(Evidence::platform);
     }
 
     private static boolean has(EvidenceBundle b, Diagnosis d, java.util.function.Predicate<Evidence> test) {

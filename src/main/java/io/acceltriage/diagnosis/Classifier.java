@@ -56,6 +56,7 @@ public final class Classifier {
             findingFor(e, readings).ifPresent(findings::add);
         }
         findings = withRepeatsOnTheDevice(findings);
+        findings = withProvenance(findings, bundle);
         // Findings of one group are one reason: the strongest of them counts. Different reasons
         // combine as independent evidence (noisy-or).
         Map<String, Finding> strongest = new java.util.LinkedHashMap<>();
@@ -126,6 +127,67 @@ public final class Classifier {
                     f.symptom(), f.degradation(), f.contained(), false));
         }
         return out;
+    }
+
+    /** The group of a hardware claim only tenant sources make: it weighs as the workload's own failure or as a hint. */
+    public static final String TENANT_CLAIM = "tenant-claim";
+    /** What a workload's uncorroborated claim of a hardware fault weighs as its own failure. */
+    static final double TENANT_CLAIM_WEIGHT = 0.3;
+
+    /**
+     * Text a tenant controls is not proof about shared hardware. A device finding resting only on
+     * tenant sources (a workload's log, its crashes, events written into its namespace,
+     * a series a look-alike exporter serves) counts for its family only when a platform source (the
+     * exporter DaemonSet's pods, the device plugin's health, node status and conditions, node agents'
+     * events) points the same way. Otherwise a workload that is itself failing while claiming a hardware
+     * fault is read as failing on its own (the application's, for its owners), and any other such claim
+     * is kept as a hint below every threshold, for a person to look at. Infrastructure claims keep
+     * their family (the kubelet writes its pod events where the pod lives, so a tenant's namespace
+     * holds genuine ones too); the planner fences nothing on tenant sources alone either way.
+     */
+    private static List<Finding> withProvenance(List<Finding> findings, EvidenceBundle b) {
+        // With the device metrics unread, a tenant's claim is all there is to go on: it keeps its family
+        // (suspicion, for a person), and the planner fences nothing on it alone.
+        if (b.gaps().stream().anyMatch(g -> g.source() == Source.METRICS)) return findings;
+        java.util.Set<Family> corroborated = java.util.EnumSet.noneOf(Family.class);
+        for (Finding f : findings) {
+            if (f.weight() >= FAULT_THRESHOLD && platform(f, b)) corroborated.add(f.family());
+        }
+        java.util.Set<String> troubled = new java.util.HashSet<>();
+        for (Evidence e : b.items()) {
+            if (e.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent()) troubled.add(c.namespace() + "/" + c.pod());
+        }
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            // Infrastructure claims keep their family (the planner fences nothing on them alone): a tenant cannot
+            // tell a runtime hook from its own failure, while the kubelet writes those events where the pod lives.
+            boolean hardware = f.family() == Family.DEVICE;
+            if (!hardware || corroborated.contains(f.family()) || platform(f, b) || f.evidenceIds().isEmpty()) {
+                out.add(f);
+                continue;
+            }
+            boolean claimantFailing = f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream)
+                    .map(Classifier::podOf).flatMap(Optional::stream).anyMatch(troubled::contains);
+            String claim = f.cause() + ", claimed only by a tenant source while no platform source (exporter, device plugin, node"
+                    + " status, node agents) shows it";
+            out.add(claimantFailing
+                    ? new Finding(Family.APPLICATION, Math.min(f.weight(), TENANT_CLAIM_WEIGHT), claim + ": the workload is failing on its own",
+                            f.evidenceIds(), TENANT_CLAIM, true, false, false, false)
+                    : new Finding(f.family(), Math.min(f.weight(), HISTORY_WEIGHT), claim, f.evidenceIds(), TENANT_CLAIM, true, false,
+                            false, false));
+        }
+        return out;
+    }
+
+    private static boolean platform(Finding f, EvidenceBundle b) {
+        return f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).anyMatch(Evidence::platform);
+    }
+
+    private static Optional<String> podOf(Evidence e) {
+        if (e.fact() instanceof Facts.LogMatch l) return Optional.of(l.namespace() + "/" + l.pod());
+        if (e.fact() instanceof Facts.ClusterEvent ev && "Pod".equals(ev.objectKind())) return Optional.of(ev.namespace() + "/" + ev.objectName());
+        if (e.fact() instanceof Facts.ContainerState c) return Optional.of(c.namespace() + "/" + c.pod());
+        return Optional.empty();
     }
 
     private Optional<Finding> findingFor(Evidence e, Readings readings) {

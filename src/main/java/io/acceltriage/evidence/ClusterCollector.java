@@ -200,8 +200,19 @@ final class ClusterCollector {
         observePendingAcceleratorPods(pods.keySet(), orGap(pending, Source.CLUSTER, "pending pods", gaps), obs);
 
         List<Workload> workloads = workloadsOf(placements, owners, namespacePods);
-        observeEvents(nodeName, pods.values(), workloads, orGap(events, Source.EVENTS, "events", gaps), obs);
-        return new ClusterView(nodeName, pool, cordoned, metricNodes, obs, placements, workloads, logs, gaps);
+        // Where the platform writes: its own namespaces and those of the node agents' DaemonSet pods.
+        Set<String> platformNamespaces = new java.util.HashSet<>(knowledge.platformNamespaces());
+        Map<String, Set<String>> exporterAddresses = new HashMap<>();
+        for (Pod p : pods.values()) {
+            PodRole role = roles.get(ref(p));
+            if (role == null || !role.nodeAgent()) continue;
+            platformNamespaces.add(p.getMetadata().getNamespace());
+            if (role == PodRole.EXPORTER && p.getStatus() != null && p.getStatus().getPodIP() != null && p.getSpec().getNodeName() != null) {
+                exporterAddresses.computeIfAbsent(p.getSpec().getNodeName(), k -> new LinkedHashSet<>()).add(p.getStatus().getPodIP());
+            }
+        }
+        observeEvents(nodeName, pods.values(), workloads, orGap(events, Source.EVENTS, "events", gaps), platformNamespaces, obs);
+        return new ClusterView(nodeName, pool, cordoned, metricNodes, obs, placements, workloads, logs, gaps, exporterAddresses);
     }
 
     /** Pods of a workload subject ("deployment/name", "jobset/name", …): their top owner or their controller is it. */
@@ -398,7 +409,8 @@ final class ClusterCollector {
         }
     }
 
-    private void observeEvents(String node, Iterable<Pod> pods, List<Workload> workloads, List<Event> events, List<Observation> obs) {
+    private void observeEvents(String node, Iterable<Pod> pods, List<Workload> workloads, List<Event> events,
+            Set<String> platformNamespaces, List<Observation> obs) {
         Set<String> names = new LinkedHashSet<>();
         if (node != null) names.add("Node/" + node);
         for (Pod p : pods) names.add("Pod/" + p.getMetadata().getName());
@@ -410,11 +422,17 @@ final class ClusterCollector {
             var io = e.getInvolvedObject();
             if (io == null || !names.contains(io.getKind() + "/" + io.getName())) continue;
             int count = e.getCount() == null ? 1 : e.getCount();
+            // Who wrote it is told by where it was written: a workload may write events into its own
+            // namespace naming any component and any object, the Node included; only the platform
+            // writes into the platform's namespaces.
+            String writtenIn = e.getMetadata() == null ? null : e.getMetadata().getNamespace();
+            Trust trust = writtenIn == null || writtenIn.isEmpty() || platformNamespaces.contains(writtenIn) ? Trust.PLATFORM : Trust.TENANT;
+            boolean foreign = trust == Trust.TENANT && "Node".equals(io.getKind());
             obs.add(new Observation(Source.EVENTS, io.getKind() + " " + (io.getNamespace() == null ? "" : io.getNamespace() + "/")
                     + io.getName() + ": " + e.getType() + " " + e.getReason() + ": " + abbreviate(e.getMessage())
-                    + (count > 1 ? " (x" + count + ")" : ""),
+                    + (count > 1 ? " (x" + count + ")" : "") + (foreign ? " [written in namespace " + writtenIn + ", not by a node agent]" : ""),
                     new Facts.ClusterEvent(io.getNamespace(), io.getKind(), io.getName(), e.getType(), e.getReason(),
-                            abbreviate(e.getMessage()), count, lastSeen(e))));
+                            abbreviate(e.getMessage()), count, lastSeen(e)), trust, null));
         }
     }
 

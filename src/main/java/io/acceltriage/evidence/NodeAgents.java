@@ -6,7 +6,11 @@ import java.util.Map;
 
 /** What {@code knowledge/node-agents.yaml} says about accelerator resources, pools and node agents. */
 public record NodeAgents(List<String> acceleratorResources, List<String> expectedCountLabels,
-        List<String> acceleratorNodeLabels, List<String> poolLabels, List<Agent> agents) {
+        List<String> acceleratorNodeLabels, List<String> poolLabels, List<Agent> agents, List<String> platformNamespaces) {
+
+    public NodeAgents {
+        platformNamespaces = platformNamespaces == null ? List.of() : List.copyOf(platformNamespaces);
+    }
 
     public record Agent(PodRole role, List<String> patterns) {}
 

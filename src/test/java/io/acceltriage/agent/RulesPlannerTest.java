@@ -289,4 +289,41 @@ class RulesPlannerTest {
 
         assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("unreadable: 500")), "reasons: " + p.escalationReasons());
     }
+
+    // --- provenance ---
+
+    @Test
+    void aDeviceDiagnosisRestingOnlyOnAWorkloadsOwnLogFencesNothingAndEscalates() {
+        EvidenceBundle b = Bundles.pod("chat", "assistant-0", NODE).log("chat", "assistant-0", "gpu-lost", "GPU is lost")
+                .serving("Deployment", "chat", "assistant", 3, 3, "assistant-0").build();
+        Diagnosis d = Diagnoses.device("a GPU fell off the bus").because(idOf(b, Facts.LogMatch.class), 0.85).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertFalse(touchesANode(p), "proposals: " + names(p));
+        assertTrue(of(p, ActionKind.SHIFT_REPLICAS).isEmpty(), "proposals: " + names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("tenant")), "reasons: " + p.escalationReasons());
+    }
+
+    @Test
+    void aDeviceDiagnosisWithAPlatformSourceStillFencesTheNode() {
+        EvidenceBundle b = Bundles.pod("chat", "assistant-0", NODE).log("chat", "assistant-0", "gpu-lost", "GPU is lost")
+                .deviceHealth("chat", "assistant-0", "GPU-2", "Unhealthy").build();
+        Diagnosis d = Diagnoses.device("a GPU fell off the bus").because(idOf(b, Facts.LogMatch.class), 0.85)
+                .because(idOf(b, Facts.DeviceHealth.class), 0.75).build();
+
+        assertEquals(1, of(PLANNER.plan(d, b), ActionKind.CORDON_NODE).size());
+    }
+
+    @Test
+    void anInfrastructureDiagnosisRestingOnlyOnATenantsEventRestartsNoNodeAgent() {
+        EvidenceBundle b = Bundles.pod("ml", "train-0", NODE)
+                .podEvent("ml", "train-0", "UnexpectedAdmissionError", "Allocate failed due to no healthy devices present").build();
+        Diagnosis d = Diagnoses.infrastructure("the kubelet could not allocate the devices").because(idOf(b, Facts.ClusterEvent.class), 0.7)
+                .build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertFalse(touchesANode(p), "proposals: " + names(p));
+    }
 }

@@ -198,6 +198,22 @@ public final class Bundles {
         return nodeEvent("XidError", "NVRM: Xid (PCI:0000:3b:00): " + code + ", pid=4242, name=python, " + detail, AT);
     }
 
+    /**
+     * An event about the node written into a workload's namespace (a tenant's service account can write
+     * one naming any component): the tenant's word, not a node agent's.
+     */
+    public Bundles nodeEventWrittenBy(String tenantNamespace, String reason, String message) {
+        return add(Source.EVENTS, "Node " + node + ": Warning " + reason + ": " + message + " [written in namespace " + tenantNamespace + "]",
+                new Facts.ClusterEvent(null, "Node", node, "Warning", reason, message, 1, AT), io.acceltriage.evidence.Trust.TENANT);
+    }
+
+    /** A new XID served by a pod that is not the exporter DaemonSet's (a look-alike exporter). */
+    public Bundles xidFromALookAlikeExporter(int gpu, int code) {
+        return add(Source.METRICS, node + " device " + gpu + " DCGM_FI_DEV_XID_ERRORS = " + code + " (served by a look-alike exporter)",
+                new Facts.MetricReading(node, String.valueOf(gpu), "GPU-" + gpu, null, null, "DCGM_FI_DEV_XID_ERRORS", code, 0.0, null),
+                io.acceltriage.evidence.Trust.TENANT);
+    }
+
     /** An event about a pod. */
     public Bundles podEvent(String namespace, String pod, String reason, String message) {
         return add(Source.EVENTS, "Pod " + namespace + "/" + pod + ": Warning " + reason + ": " + message,
@@ -283,7 +299,12 @@ public final class Bundles {
     }
 
     private Bundles add(Source source, String summary, Fact fact) {
-        items.add(new Evidence("E" + (items.size() + 1), source, summary, fact));
+        return add(source, summary, fact, null);
+    }
+
+    /** {@code trust} null: the trust the fact has by its kind, as the collectors give it. */
+    private Bundles add(Source source, String summary, Fact fact, io.acceltriage.evidence.Trust trust) {
+        items.add(new Evidence("E" + (items.size() + 1), source, summary, fact, trust));
         return this;
     }
 

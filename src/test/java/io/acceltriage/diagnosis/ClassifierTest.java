@@ -381,9 +381,9 @@ class ClassifierTest {
 
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("deviceLines")
-    void aLogLineOfAFailingAcceleratorPointsAtTheDevice(String signature, String line) {
+    void aLogLineOfAFailingAcceleratorPointsAtTheDeviceWhenTheDevicesCannotBeRead(String signature, String line) {
         assertEquals(Family.DEVICE, classify(Bundles.pod("ml", "train-0", NODE).podCrashLooping("ml", "train-0")
-                .log("ml", "train-0", signature, line)).family());
+                .gap(Source.METRICS, "exporter on " + NODE + " unreachable").log("ml", "train-0", signature, line)).family());
     }
 
     static Stream<Arguments> infrastructureLines() {
@@ -436,5 +436,47 @@ class ClassifierTest {
                 .log("ml", "train-0", "nccl-timeout", "[Rank 3] Watchdog caught collective operation timeout").build();
 
         assertEquals(RULES.classify(b), RULES.classify(b));
+    }
+
+    // --- provenance: what a tenant writes is not proof about shared hardware ---
+
+    @Test
+    void aWorkloadThatLogsAGpuLostWhileThePlatformSeesHealthyGpusFailsOnItsOwn() {
+        Diagnosis d = classify(Bundles.pod("chat", "assistant-0", NODE).gpus(8, 8).holds(2, "chat", "assistant-0").xid(2, 0)
+                .podCrashLooping("chat", "assistant-0")
+                .log("chat", "assistant-0", "gpu-lost", "Unable to determine the device handle for GPU 0000:10:1C.0: GPU is lost"));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+    }
+
+    @Test
+    void aCopiedKernelXidLineInAWorkloadLogIsNotADeviceFault() {
+        Diagnosis d = classify(Bundles.pod("research", "rollout-0", NODE).gpus(8, 8).podCrashLooping("research", "rollout-0")
+                .log("research", "rollout-0", "xid-kernel-line", "NVRM: Xid (PCI:0000:9a:00): 79, pid=1912, GPU has fallen off the bus."));
+
+        assertFalse(d.family() == Family.DEVICE, d.family() + ": " + d.cause());
+    }
+
+    @Test
+    void aNodeXidEventWrittenInATenantNamespaceIsNotADeviceFault() {
+        Diagnosis d = classify(Bundles.node(NODE).gpus(8, 8)
+                .nodeEventWrittenBy("chat", "XidError", "NVRM: Xid (PCI:0000:10:1c): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."));
+
+        assertEquals(Family.NONE, d.family(), d.cause());
+    }
+
+    @Test
+    void anXidServedByALookAlikeExporterIsNotADeviceFault() {
+        Diagnosis d = classify(Bundles.node(NODE).gpus(8, 8).xidFromALookAlikeExporter(3, 79));
+
+        assertEquals(Family.NONE, d.family(), d.cause());
+    }
+
+    @Test
+    void aWorkloadsGpuLostCountsForTheDeviceWhenThePlatformShowsTheFaultToo() {
+        Diagnosis d = classify(Bundles.pod("chat", "assistant-0", NODE).gpus(8, 7).podCrashLooping("chat", "assistant-0")
+                .log("chat", "assistant-0", "gpu-lost", "GPU is lost"));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
     }
 }
