@@ -67,26 +67,68 @@ public final class RulesPlanner {
             }
             return;
         }
-        if (b.node() == null) {
+        List<String> nodes = faultNodes(d, b);
+        if (nodes.isEmpty()) {
             escalate.add("device fault but the node is unknown: " + d.cause());
             return;
         }
         if (!platformBacked(d, b)) {
-            escalate.add("the device fault on " + b.node() + " rests only on tenant sources; fencing shared hardware needs a platform"
-                    + " source (exporter, device plugin, node status, node agents): " + d.cause());
+            escalate.add("the device fault on " + String.join(", ", nodes) + " rests only on tenant sources; fencing shared hardware"
+                    + " needs a platform source (exporter, device plugin, node status, node agents): " + d.cause());
             return;
         }
-        out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), "fence " + b.node() + ": " + d.cause(), cited, BY));
+        for (String node : nodes) {
+            if (cordoned(b, node)) {
+                escalate.add(node + " is already cordoned; it still needs a person: " + d.cause());
+            } else {
+                out.add(new Proposal(ActionKind.CORDON_NODE, node, "fence " + node + ": " + d.cause(), cited, BY));
+            }
+        }
+        String where = String.join(", ", nodes);
         for (PodPlacement p : affectedPods(d, b)) {
             Optional<Workload> w = p.workloadRef() == null ? Optional.empty() : b.workload(p.workloadRef());
             if (w.isPresent() && w.get().serving()) {
-                out.add(new Proposal(ActionKind.SHIFT_REPLICAS, w.get().ref(), "move the replica off " + b.node()
+                out.add(new Proposal(ActionKind.SHIFT_REPLICAS, w.get().ref(), "move the replica off " + where
                         + " to healthy hardware", cited, BY));
             } else {
-                restartWorkloadOf(p, b, "restart on healthy nodes after the device fault on " + b.node(), cited, out);
+                restartWorkloadOf(p, b, "restart on healthy nodes after the device fault on " + where, cited, out);
             }
         }
-        escalate.add("a person must reset, reboot or replace the device on " + b.node() + ": " + d.cause());
+        escalate.add("a person must reset, reboot or replace the device on " + where + ": " + d.cause());
+    }
+
+    /**
+     * The nodes a device fault is on: those its strong platform findings name (a gang's or a serving
+     * workload's member node, the alerted node itself), else the subject's node.
+     */
+    static List<String> faultNodes(Diagnosis d, EvidenceBundle b) {
+        LinkedHashSet<String> out = new LinkedHashSet<>();
+        for (Finding f : d.supporting()) {
+            if (f.symptom() || f.weight() < 0.5) continue;
+            for (String id : f.evidenceIds()) {
+                b.byId(id).filter(Evidence::platform).flatMap(RulesPlanner::nodeOf).ifPresent(out::add);
+            }
+        }
+        if (out.isEmpty() && b.node() != null) out.add(b.node());
+        return new ArrayList<>(out);
+    }
+
+    private static Optional<String> nodeOf(Evidence e) {
+        Object f = e.fact();
+        if (f instanceof Facts.MetricReading m) return Optional.ofNullable(m.node());
+        if (f instanceof Facts.DeviceHealth h) return Optional.ofNullable(h.node());
+        if (f instanceof Facts.AcceleratorCapacity c) return Optional.ofNullable(c.node());
+        if (f instanceof Facts.NodeCondition c) return Optional.ofNullable(c.node());
+        if (f instanceof Facts.DeviceTaint t) return Optional.ofNullable(t.node());
+        if (f instanceof Facts.ClusterEvent ev && "Node".equals(ev.objectKind())) return Optional.ofNullable(ev.objectName());
+        return Optional.empty();
+    }
+
+    /** Cordoned already: fencing it again would only spend the budget. */
+    static boolean cordoned(EvidenceBundle b, String node) {
+        if (node.equals(b.node()) && b.nodeCordoned()) return true;
+        return b.items().stream().anyMatch(e -> e.fact() instanceof Facts.NodeTaint t && node.equals(t.node())
+                && "node.kubernetes.io/unschedulable".equals(t.key()));
     }
 
     private void planInfrastructure(Diagnosis d, EvidenceBundle b, List<Proposal> out, List<String> escalate) {

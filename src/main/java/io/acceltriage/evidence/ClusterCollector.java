@@ -46,6 +46,8 @@ import java.util.concurrent.Executor;
 final class ClusterCollector {
 
     private static final int MAX_PENDING = 5;
+    /** The taint a cordoned node carries. */
+    static final String UNSCHEDULABLE = "node.kubernetes.io/unschedulable";
     private static final int MAX_FOCUS_PODS = 16;
     private static final int MAX_METRIC_NODES = 8;
     private static final ResourceDefinitionContext RESOURCE_SLICES = new ResourceDefinitionContext.Builder()
@@ -140,6 +142,14 @@ final class ClusterCollector {
         CompletableFuture<List<Pod>> podsOnNode = async(() -> theNode == null ? List.<Pod>of()
                 : client.pods().inAnyNamespace().withField("spec.nodeName", theNode).list().getItems());
 
+        // A workload's other nodes: a fault on one member's node stalls the whole gang or takes a replica
+        // down, so each node the workload runs on is read as the subject's own node is.
+        Map<String, CompletableFuture<Node>> memberNodeReads = new LinkedHashMap<>();
+        if (subject.kind() == Subject.Kind.WORKLOAD) {
+            for (String n : metricNodes) {
+                if (!n.equals(theNode)) memberNodeReads.put(n, async(() -> client.nodes().withName(n).get()));
+            }
+        }
         Node node = join(nodeRead);
         String pool = null;
         boolean cordoned = false;
@@ -151,6 +161,14 @@ final class ClusterCollector {
             cordoned = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
             observeNode(node, pool, obs);
             observeDeviceTaints(nodeName, join(slices), obs);
+        }
+
+        List<String> memberNodes = new ArrayList<>();
+        for (Map.Entry<String, CompletableFuture<Node>> m : memberNodeReads.entrySet()) {
+            Node member = join(m.getValue());
+            if (member == null) continue;
+            memberNodes.add(m.getKey());
+            observeNode(member, knowledge.poolOf(labels(member)), obs);
         }
 
         Map<String, Pod> pods = new LinkedHashMap<>();
@@ -211,7 +229,7 @@ final class ClusterCollector {
                 exporterAddresses.computeIfAbsent(p.getSpec().getNodeName(), k -> new LinkedHashSet<>()).add(p.getStatus().getPodIP());
             }
         }
-        observeEvents(nodeName, pods.values(), workloads, orGap(events, Source.EVENTS, "events", gaps), platformNamespaces, obs);
+        observeEvents(nodeName, memberNodes, pods.values(), workloads, orGap(events, Source.EVENTS, "events", gaps), platformNamespaces, obs);
         return new ClusterView(nodeName, pool, cordoned, metricNodes, obs, placements, workloads, logs, gaps, exporterAddresses);
     }
 
@@ -278,6 +296,12 @@ final class ClusterCollector {
                         name + " condition " + c.getType() + "=" + c.getStatus() + (c.getReason() == null ? "" : " (" + c.getReason() + ")"),
                         new Facts.NodeCondition(name, c.getType(), c.getStatus(), c.getReason(), c.getMessage())));
             }
+        }
+        boolean unschedulableTaint = orEmpty(node.getSpec().getTaints()).stream().anyMatch(t -> UNSCHEDULABLE.equals(t.getKey()));
+        if (Boolean.TRUE.equals(node.getSpec().getUnschedulable()) && !unschedulableTaint) {
+            // A cordoned node: the node lifecycle controller adds this taint; say so where it has not yet.
+            obs.add(new Observation(Source.CLUSTER, name + " cordoned (spec.unschedulable)",
+                    new Facts.NodeTaint(name, UNSCHEDULABLE, null, "NoSchedule")));
         }
         for (Taint t : orEmpty(node.getSpec().getTaints())) {
             obs.add(new Observation(Source.CLUSTER, name + " taint " + t.getKey() + (t.getValue() == null ? "" : "=" + t.getValue())
@@ -409,10 +433,11 @@ final class ClusterCollector {
         }
     }
 
-    private void observeEvents(String node, Iterable<Pod> pods, List<Workload> workloads, List<Event> events,
+    private void observeEvents(String node, List<String> memberNodes, Iterable<Pod> pods, List<Workload> workloads, List<Event> events,
             Set<String> platformNamespaces, List<Observation> obs) {
         Set<String> names = new LinkedHashSet<>();
         if (node != null) names.add("Node/" + node);
+        for (String n : memberNodes) names.add("Node/" + n);
         for (Pod p : pods) names.add("Pod/" + p.getMetadata().getName());
         for (Workload w : workloads) names.add(w.kind() + "/" + w.name());
         for (Observation o : obs) {

@@ -23,7 +23,8 @@ import java.util.Set;
 public final class Correlator {
 
     private static final List<String> NODE_LABELS = List.of("node", "kubernetes_node", "Hostname", "hostname", "exported_node");
-    private static final List<String> WORKLOAD_LABELS = List.of("deployment", "statefulset", "jobset", "job_name", "daemonset", "leaderworkerset");
+    private static final List<String> WORKLOAD_LABELS = List.of("deployment", "statefulset", "jobset", "job_name", "daemonset", "leaderworkerset",
+            "pytorchjob", "mpijob", "tfjob", "rayjob", "rayservice", "lws");
 
     /** The open incidents correlation can join, by key. Live: the store, in a transaction; replay: memory. */
     public interface Index {

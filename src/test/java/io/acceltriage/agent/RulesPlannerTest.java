@@ -112,7 +112,7 @@ class RulesPlannerTest {
 
     @Test
     void aDeviceFaultOnAnUnknownNodeFencesNothingAndEscalates() {
-        EvidenceBundle b = Bundles.pod("serve", "llm-0", NODE).deviceHealth("serve", "llm-0", "GPU-5c1e", "Unhealthy").noNode().build();
+        EvidenceBundle b = Bundles.pod("serve", "llm-0", NODE).noNode().deviceHealth("serve", "llm-0", "GPU-5c1e", "Unhealthy").build();
         Diagnosis d = Diagnoses.device("GPU-5c1e held by serve/llm-0 is Unhealthy").because(idOf(b, Facts.DeviceHealth.class), 0.75).build();
 
         Plan p = PLANNER.plan(d, b);
@@ -325,5 +325,43 @@ class RulesPlannerTest {
         Plan p = PLANNER.plan(d, b);
 
         assertFalse(touchesANode(p), "proposals: " + names(p));
+    }
+
+    // --- a workload's alert, a fault on one member's node ---
+
+    @Test
+    void aGangAlertWithAFatalXidOnOneMembersNodeCordonsThatNodeAndRestartsTheGangWhole() {
+        EvidenceBundle b = Bundles.node("h100-pt-07").holds(3, "ml", "pretrain-workers-0-2").xid(3, 79)
+                .gang("JobSet", "ml", "pretrain", "pretrain-workers-0-2").noNode().build();
+        Diagnosis d = Diagnoses.device("XID 79 on h100-pt-07 GPU 3").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of("h100-pt-07"), of(p, ActionKind.CORDON_NODE).stream().map(Proposal::target).toList(), "proposals: " + names(p));
+        assertEquals(List.of("ml/pretrain"), of(p, ActionKind.RESTART_GROUP).stream().map(Proposal::target).toList());
+        assertTrue(of(p, ActionKind.RESTART_POD).isEmpty(), "never a member alone: " + names(p));
+    }
+
+    @Test
+    void aServingWorkloadsAlertWithADeviceFaultUnderOneReplicaShiftsItsReplicas() {
+        EvidenceBundle b = Bundles.node("h200-sv-08").holds(6, "inference", "qwen-0").xid(6, 74)
+                .serving("Deployment", "inference", "qwen", 4, 3, "qwen-0").noNode().build();
+        Diagnosis d = Diagnoses.device("XID 74 on h200-sv-08 GPU 6").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(1, of(p, ActionKind.CORDON_NODE).size(), "proposals: " + names(p));
+        assertEquals(List.of("inference/qwen"), of(p, ActionKind.SHIFT_REPLICAS).stream().map(Proposal::target).toList());
+    }
+
+    @Test
+    void anAlreadyCordonedNodeIsNotProposedForCordoningAgain() {
+        EvidenceBundle b = Bundles.node(NODE).cordoned().xid(2, 48).build();
+        Diagnosis d = Diagnoses.device("XID 48 on GPU 2").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(of(p, ActionKind.CORDON_NODE).isEmpty(), "proposals: " + names(p));
+        assertFalse(p.escalationReasons().isEmpty());
     }
 }
