@@ -31,7 +31,8 @@ public final class RulesPlanner {
     public static final String BY = "rules";
 
     /** Log signatures that mean the node cannot run accelerator work until a person fixes it. */
-    private static final Set<String> NODE_CANNOT_SERVE = Set.of("nvml-mismatch", "cuda-driver-insufficient");
+    private static final Set<String> NODE_CANNOT_SERVE = Set.of("nvml-mismatch", "cuda-driver-insufficient",
+            "cuda-system-not-initialized");
 
     public Plan plan(Diagnosis d, EvidenceBundle b) {
         List<Proposal> proposals = new ArrayList<>();
@@ -114,14 +115,7 @@ public final class RulesPlanner {
     }
 
     private static Optional<String> nodeOf(Evidence e) {
-        Object f = e.fact();
-        if (f instanceof Facts.MetricReading m) return Optional.ofNullable(m.node());
-        if (f instanceof Facts.DeviceHealth h) return Optional.ofNullable(h.node());
-        if (f instanceof Facts.AcceleratorCapacity c) return Optional.ofNullable(c.node());
-        if (f instanceof Facts.NodeCondition c) return Optional.ofNullable(c.node());
-        if (f instanceof Facts.DeviceTaint t) return Optional.ofNullable(t.node());
-        if (f instanceof Facts.ClusterEvent ev && "Node".equals(ev.objectKind())) return Optional.ofNullable(ev.objectName());
-        return Optional.empty();
+        return io.acceltriage.diagnosis.Classifier.nodeOfFact(e.fact());
     }
 
     /** Cordoned already: fencing it again would only spend the budget. */
@@ -134,7 +128,8 @@ public final class RulesPlanner {
     private void planInfrastructure(Diagnosis d, EvidenceBundle b, List<Proposal> out, List<String> escalate) {
         List<String> cited = d.evidenceIds();
         boolean notReady = has(b, d, e -> e.fact() instanceof Facts.NodeCondition c && "Ready".equals(c.type()));
-        boolean cannotServe = notReady || signaturesIn(b).stream().anyMatch(NODE_CANNOT_SERVE::contains);
+        boolean cannotServe = notReady || signaturesIn(b).stream().anyMatch(NODE_CANNOT_SERVE::contains)
+                || d.supporting().stream().anyMatch(f -> f.weight() >= 0.5 && f.group().startsWith(io.acceltriage.diagnosis.Classifier.CANNOT_SERVE));
         boolean agentDown = has(b, d, e -> e.fact() instanceof Facts.ContainerState c && c.role().nodeAgent()
                 || e.fact() instanceof Facts.AcceleratorCapacity);
         // A node agent whose own log says "config error" or "driver mismatch" will crash again after a restart.

@@ -57,6 +57,7 @@ public final class Classifier {
         }
         findings = withRepeatsOnTheDevice(findings);
         findings = withProvenance(findings, bundle);
+        findings = withWithdrawnDevicesExplained(findings, bundle);
         // Findings of one group are one reason: the strongest of them counts. Different reasons
         // combine as independent evidence (noisy-or).
         Map<String, Finding> strongest = new java.util.LinkedHashMap<>();
@@ -129,6 +130,9 @@ public final class Classifier {
         return out;
     }
 
+    /** Group prefix of a finding saying the node cannot run accelerator work until a person fixes it. */
+    public static final String CANNOT_SERVE = "node-cannot-serve/";
+
     /** The group of a hardware claim only tenant sources make: it weighs as the workload's own failure or as a hint. */
     public static final String TENANT_CLAIM = "tenant-claim";
     /** What a workload's uncorroborated claim of a hardware fault weighs as its own failure. */
@@ -177,6 +181,42 @@ public final class Classifier {
                             false, false));
         }
         return out;
+    }
+
+    /**
+     * A node advertising none of its accelerators may have lost its device plugin or all its devices.
+     * When a platform source shows a device fault on that same node, the devices are what is gone.
+     */
+    private static List<Finding> withWithdrawnDevicesExplained(List<Finding> findings, EvidenceBundle b) {
+        java.util.Set<String> faulty = new java.util.HashSet<>();
+        for (Finding f : findings) {
+            if (f.family() == Family.DEVICE && f.weight() >= 0.5 && !f.symptom() && platform(f, b)) {
+                f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).map(e -> nodeOfFact(e.fact())).flatMap(Optional::stream)
+                        .forEach(faulty::add);
+            }
+        }
+        if (faulty.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            boolean withdrawn = f.family() == Family.INFRASTRUCTURE && "capacity".equals(f.group()) && f.evidenceIds().stream()
+                    .map(b::byId).flatMap(Optional::stream).anyMatch(e -> e.fact() instanceof Facts.AcceleratorCapacity c && faulty.contains(c.node()));
+            out.add(withdrawn ? new Finding(Family.DEVICE, f.weight(), f.cause().replace("the device plugin is not serving its devices",
+                    "its devices are withdrawn as unhealthy"), f.evidenceIds(), "capacity", false, false, false, false) : f);
+        }
+        return out;
+    }
+
+    /** The node a fact is about, when it names one. */
+    public static Optional<String> nodeOfFact(io.acceltriage.evidence.Fact f) {
+        if (f instanceof Facts.MetricReading m) return Optional.ofNullable(m.node());
+        if (f instanceof Facts.DeviceHealth h) return Optional.ofNullable(h.node());
+        if (f instanceof Facts.AcceleratorCapacity c) return Optional.ofNullable(c.node());
+        if (f instanceof Facts.NodeCondition c) return Optional.ofNullable(c.node());
+        if (f instanceof Facts.DeviceTaint t) return Optional.ofNullable(t.node());
+        if (f instanceof Facts.NodeLabel l) return Optional.ofNullable(l.node());
+        if (f instanceof Facts.SliceHost h) return Optional.ofNullable(h.node());
+        if (f instanceof Facts.ClusterEvent ev && "Node".equals(ev.objectKind())) return Optional.ofNullable(ev.objectName());
+        return Optional.empty();
     }
 
     private static boolean platform(Finding f, EvidenceBundle b) {
@@ -230,6 +270,13 @@ public final class Classifier {
                         "the " + c.role().name().toLowerCase().replace('_', ' ') + " on " + c.node() + " is "
                                 + (c.reason() == null ? "not ready" : c.reason()), id, "node-agent").restartable());
             }
+            if ("waiting".equals(c.state()) && c.reason() != null) {
+                Optional<ClusterSignals.Signal> w = cluster.waiting(c.reason());
+                if (w.isPresent()) {
+                    return Optional.of(Finding.of(Family.parse(w.get().family()), w.get().weight(),
+                            c.namespace() + "/" + c.pod() + ": " + w.get().cause(), id, "waiting-" + c.reason()));
+                }
+            }
             if (c.lastReason() != null) {
                 Optional<ClusterSignals.Signal> t = cluster.termination(c.lastReason());
                 if (t.isPresent()) {
@@ -244,13 +291,19 @@ public final class Classifier {
                     : Optional.empty();
         }
         if (e.fact() instanceof Facts.PodPending p) {
+            Optional<ClusterSignals.Signal> own = p.reason() == null ? Optional.empty() : cluster.event(p.reason(), p.message());
+            if (own.isPresent()) {
+                return Optional.of(Finding.of(Family.parse(own.get().family()), own.get().weight(), own.get().cause() + ": "
+                        + p.namespace() + "/" + p.pod() + " (" + p.message() + ")", id, "pending-" + p.reason()));
+            }
             return cluster.event("FailedScheduling", p.message())
                     .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause(), id, "pending").asSymptom());
         }
         if (e.fact() instanceof Facts.ClusterEvent ev) {
             Optional<Finding> found = kernelXid(ev.message(), ev.objectName(), id)
                     .or(() -> cluster.event(ev.reason(), ev.message())
-                            .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause(), id, "event-" + ev.reason())));
+                            .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause() + ("Node".equals(ev.objectKind())
+                                    ? " (" + ev.objectName() + ")" : ""), id, (s.fences() ? CANNOT_SERVE : "") + "event-" + ev.reason())));
             boolean stale = ev.lastSeen() != null && readings.at() != null
                     && ev.lastSeen().isBefore(readings.at().minus(STALE_EVENT));
             // An event long before the alert is history: it may explain a pattern, not this incident.
@@ -267,6 +320,18 @@ public final class Classifier {
                 Finding f = Finding.of(Family.parse(s.family()), s.weight(), s.cause(), id, "log-" + s.id()).asSymptom();
                 return s.remedy() == SignatureCatalogue.Remedy.RESTART ? f.restartable() : f;
             });
+        }
+        if (e.fact() instanceof Facts.NodeLabel l) {
+            return cluster.nodeLabel(l.key(), l.value()).map(s -> Finding.of(Family.parse(s.family()), s.weight(),
+                    s.cause() + " (" + l.node() + " " + l.key() + "=" + l.value() + ")", id, (s.fences() ? CANNOT_SERVE : "") + "label-" + l.key()));
+        }
+        if (e.fact() instanceof Facts.SliceHost h) {
+            // One host short of chips while the slice's other hosts have all theirs: that host's hardware,
+            // not the device plugin everywhere (a rollout hits every host alike).
+            boolean alone = h.allocatable() < h.capacity() && h.hosts() > 1 && h.wholeHosts() == h.hosts() - 1;
+            return alone ? Optional.of(Finding.of(Family.DEVICE, 0.8, h.node() + " advertises " + h.allocatable() + " of " + h.capacity() + " "
+                    + h.resource() + " while the other " + h.wholeHosts() + " hosts of slice pool " + h.pool() + " have all theirs: the host"
+                    + " lost its chips, and the slice recovers only as a whole", id, "slice-host")) : Optional.empty();
         }
         if (e.fact() instanceof Facts.DeviceTaint t) {
             boolean enforced = "NoSchedule".equals(t.effect()) || "NoExecute".equals(t.effect());

@@ -171,6 +171,15 @@ final class ClusterCollector {
             observeNode(member, knowledge.poolOf(labels(member)), obs);
         }
 
+        List<Node> readNodes = new ArrayList<>();
+        if (node != null) readNodes.add(node);
+        for (Map.Entry<String, CompletableFuture<Node>> m : memberNodeReads.entrySet()) {
+            Node member = join(m.getValue());
+            if (member != null) readNodes.add(member);
+        }
+        observeSlices(readNodes, obs);
+        observeUnsatisfiable(focus, obs);
+
         Map<String, Pod> pods = new LinkedHashMap<>();
         focus.forEach(p -> pods.put(ref(p), p));
         for (Pod p : join(podsOnNode)) {
@@ -289,6 +298,11 @@ final class ClusterCollector {
                     name + " " + resource + ": capacity " + cap + ", allocatable " + alloc + (exp != cap ? ", expected " + exp : ""),
                     new Facts.AcceleratorCapacity(name, pool, resource, cap, alloc, exp)));
         }
+        for (String l : knowledge.watchedNodeLabels()) {
+            if (labels.containsKey(l)) {
+                obs.add(new Observation(Source.CLUSTER, name + " label " + l + "=" + labels.get(l), new Facts.NodeLabel(name, l, labels.get(l))));
+            }
+        }
         for (NodeCondition c : orEmpty(node.getStatus().getConditions())) {
             boolean ready = "Ready".equals(c.getType());
             if (ready || "True".equals(c.getStatus())) {
@@ -307,6 +321,78 @@ final class ClusterCollector {
             obs.add(new Observation(Source.CLUSTER, name + " taint " + t.getKey() + (t.getValue() == null ? "" : "=" + t.getValue())
                     + ":" + t.getEffect(), new Facts.NodeTaint(name, t.getKey(), t.getValue(), t.getEffect())));
         }
+    }
+
+    /**
+     * The hosts of each multi-host slice the read nodes belong to (a TPU slice is one node pool): a host
+     * short of accelerators is named with how many of its slice's hosts have all of theirs.
+     */
+    private void observeSlices(List<Node> nodes, List<Observation> obs) {
+        Set<String> seen = new LinkedHashSet<>();
+        for (Node n : nodes) {
+            Map<String, String> labels = labels(n);
+            String topology = knowledge.sliceLabels().stream().filter(labels::containsKey).map(labels::get).findFirst().orElse(null);
+            String poolLabel = knowledge.poolLabelOf(labels);
+            if (topology == null || poolLabel == null || !seen.add(poolLabel + "=" + labels.get(poolLabel)) || seen.size() > 4) continue;
+            String pool = labels.get(poolLabel);
+            String resource = defaultResource(labels);
+            List<Node> hosts = client.nodes().withLabel(poolLabel, pool).list().getItems();
+            int whole = 0;
+            List<Node> short_ = new ArrayList<>();
+            for (Node h : hosts) {
+                int cap = amount(orEmpty(h.getStatus().getCapacity()).get(resource));
+                int alloc = amount(orEmpty(h.getStatus().getAllocatable()).get(resource));
+                if (cap > 0 && alloc >= cap) whole++;
+                else short_.add(h);
+            }
+            for (Node h : short_) {
+                int cap = amount(orEmpty(h.getStatus().getCapacity()).get(resource));
+                int alloc = amount(orEmpty(h.getStatus().getAllocatable()).get(resource));
+                String hn = h.getMetadata().getName();
+                obs.add(new Observation(Source.CLUSTER, "slice pool " + pool + " (" + topology + "): " + hn + " advertises " + alloc + " of " + cap
+                        + " " + resource + "; " + whole + " of " + hosts.size() + " hosts have all theirs",
+                        new Facts.SliceHost(hn, pool, topology, resource, cap, alloc, hosts.size(), whole)));
+            }
+        }
+    }
+
+    /**
+     * A pending pod asking one node for more of an accelerator than any node has can never be
+     * scheduled (extended resources must fit one node): the workload's configuration, not capacity.
+     */
+    private void observeUnsatisfiable(List<Pod> focus, List<Observation> obs) {
+        List<Pod> pendingAccel = focus.stream().filter(p -> p.getStatus() != null && "Pending".equals(p.getStatus().getPhase())
+                && acceleratorsRequested(p) > 0).toList();
+        if (pendingAccel.isEmpty()) return;
+        Map<String, Integer> largest = new HashMap<>();
+        for (Node n : client.nodes().list().getItems()) {
+            for (String r : knowledge.acceleratorResources()) {
+                largest.merge(r, amount(orEmpty(n.getStatus().getAllocatable()).get(r)), Math::max);
+            }
+        }
+        for (Pod p : pendingAccel) {
+            for (String r : knowledge.acceleratorResources()) {
+                int asked = requested(p, r);
+                int most = largest.getOrDefault(r, 0);
+                if (asked > 0 && asked > most) {
+                    obs.add(new Observation(Source.CLUSTER, ref(p) + " pending: requests " + asked + " " + r + ", the largest node offers " + most,
+                            new Facts.PodPending(p.getMetadata().getNamespace(), p.getMetadata().getName(), "RequestExceedsEveryNode",
+                                    "requests " + asked + " " + r + " in one pod; the largest node offers " + most)));
+                    break;
+                }
+            }
+        }
+    }
+
+    private int requested(Pod p, String resource) {
+        int n = 0;
+        for (var c : orEmpty(p.getSpec().getContainers())) {
+            if (c.getResources() == null) continue;
+            Map<String, Quantity> limits = new HashMap<>(orEmpty(c.getResources().getRequests()));
+            limits.putAll(orEmpty(c.getResources().getLimits()));
+            n += amount(limits.get(resource));
+        }
+        return n;
     }
 
     /** The resource a node's labels point at when it advertises none (a plugin that lost its devices). */

@@ -6,10 +6,13 @@ import java.util.Map;
 
 /** What {@code knowledge/node-agents.yaml} says about accelerator resources, pools and node agents. */
 public record NodeAgents(List<String> acceleratorResources, List<String> expectedCountLabels,
-        List<String> acceleratorNodeLabels, List<String> poolLabels, List<Agent> agents, List<String> platformNamespaces) {
+        List<String> acceleratorNodeLabels, List<String> poolLabels, List<Agent> agents, List<String> platformNamespaces,
+        List<String> watchedNodeLabels, List<String> sliceLabels) {
 
     public NodeAgents {
         platformNamespaces = platformNamespaces == null ? List.of() : List.copyOf(platformNamespaces);
+        watchedNodeLabels = watchedNodeLabels == null ? List.of() : List.copyOf(watchedNodeLabels);
+        sliceLabels = sliceLabels == null ? List.of() : List.copyOf(sliceLabels);
     }
 
     public record Agent(PodRole role, List<String> patterns) {}
@@ -31,6 +34,14 @@ public record NodeAgents(List<String> acceleratorResources, List<String> expecte
             }
         }
         return PodRole.WORKLOAD;
+    }
+
+    /** The label that names a node's pool, or null. */
+    public String poolLabelOf(Map<String, String> labels) {
+        for (String l : poolLabels) {
+            if (labels.containsKey(l)) return l;
+        }
+        return null;
     }
 
     public String poolOf(Map<String, String> labels) {
