@@ -86,9 +86,20 @@ public final class RulesPlanner {
             }
         }
         String where = String.join(", ", nodes);
+        // A gang the alert is about cannot run while one of its hosts is fenced: it restarts whole, to be
+        // placed again on healthy hosts (a multi-host slice recovers only as one unit).
+        if (b.subject().kind() == io.acceltriage.incident.Subject.Kind.WORKLOAD) {
+            String name = b.subject().name().substring(b.subject().name().indexOf('/') + 1);
+            b.workloads().stream().filter(w -> w.gang() && w.namespace().equals(b.subject().namespace()) && w.name().equals(name))
+                    .findFirst().ifPresent(w -> out.add(new Proposal(ActionKind.RESTART_GROUP, w.ref(),
+                            "restart the gang whole on healthy nodes after the device fault on " + where, cited, BY)));
+        }
         for (PodPlacement p : affectedPods(d, b)) {
             Optional<Workload> w = p.workloadRef() == null ? Optional.empty() : b.workload(p.workloadRef());
-            if (w.isPresent() && w.get().serving()) {
+            if (w.isPresent() && w.get().serving() && noRoomFor(w.get(), b)) {
+                escalate.add("no room to move " + w.get().ref() + " off " + where + ": its own new replica cannot be scheduled"
+                        + " (accelerators exhausted), so moving a serving replica would lower the floor; a person decides");
+            } else if (w.isPresent() && w.get().serving()) {
                 out.add(new Proposal(ActionKind.SHIFT_REPLICAS, w.get().ref(), "move the replica off " + where
                         + " to healthy hardware", cited, BY));
             } else {
@@ -116,6 +127,15 @@ public final class RulesPlanner {
 
     private static Optional<String> nodeOf(Evidence e) {
         return io.acceltriage.diagnosis.Classifier.nodeOfFact(e.fact());
+    }
+
+    /**
+     * The scheduler already proves there is no room: a replica of the same workload waits for
+     * accelerators no node can give it. Shifting scales up first, and that replica would wait too.
+     */
+    static boolean noRoomFor(Workload w, EvidenceBundle b) {
+        return b.items().stream().anyMatch(e -> e.fact() instanceof Facts.PodPending p && w.ref().equals(p.workload())
+                && p.message() != null && p.message().contains("Insufficient"));
     }
 
     /** Cordoned already: fencing it again would only spend the budget. */

@@ -304,7 +304,8 @@ public final class Classifier {
                     .or(() -> cluster.event(ev.reason(), ev.message())
                             .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause() + ("Node".equals(ev.objectKind())
                                     ? " (" + ev.objectName() + ")" : ""), id, (s.fences() ? CANNOT_SERVE : "") + "event-" + ev.reason())));
-            boolean stale = ev.lastSeen() != null && readings.at() != null
+            boolean holds = cluster.event(ev.reason(), ev.message()).map(ClusterSignals.Signal::holds).orElse(false);
+            boolean stale = !holds && ev.lastSeen() != null && readings.at() != null
                     && ev.lastSeen().isBefore(readings.at().minus(STALE_EVENT));
             // An event long before the alert is history: it may explain a pattern, not this incident.
             return stale ? found.map(f -> new Finding(f.family(), Math.min(f.weight(), HISTORY_WEIGHT), f.cause() + " (last seen "

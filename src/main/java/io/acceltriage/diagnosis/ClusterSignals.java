@@ -14,11 +14,19 @@ public record ClusterSignals(List<Signal> nodeConditions, List<Signal> events, L
         nodeLabels = nodeLabels == null ? List.of() : nodeLabels;
     }
 
-    /** {@code cannotServe}: the node cannot run accelerator work until a person fixes it. */
+    /**
+     * {@code cannotServe}: the node cannot run accelerator work until a person fixes it.
+     * {@code persistent}: the event reports a state that holds until someone changes it (a unit that
+     * failed stays failed and says so once), so its age does not make it history.
+     */
     public record Signal(String type, String reason, String pattern, String family, double weight, String cause,
-            Boolean cannotServe) {
+            Boolean cannotServe, Boolean persistent) {
         boolean fences() {
             return Boolean.TRUE.equals(cannotServe);
+        }
+
+        boolean holds() {
+            return Boolean.TRUE.equals(persistent);
         }
 
         boolean matchesMessage(String message) {

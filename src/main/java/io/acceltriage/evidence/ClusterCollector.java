@@ -224,7 +224,7 @@ final class ClusterCollector {
                     p.getSpec().getNodeName(), role, acceleratorsRequested(p), top == null || role.nodeAgent() ? null : top.ref(),
                     firstImage(p), controller != null));
         }
-        observePendingAcceleratorPods(pods.keySet(), orGap(pending, Source.CLUSTER, "pending pods", gaps), obs);
+        observePendingAcceleratorPods(pods.keySet(), orGap(pending, Source.CLUSTER, "pending pods", gaps), owners, obs);
 
         List<Workload> workloads = workloadsOf(placements, owners, namespacePods);
         // Where the platform writes: its own namespaces and those of the node agents' DaemonSet pods.
@@ -332,7 +332,7 @@ final class ClusterCollector {
         for (Node n : nodes) {
             Map<String, String> labels = labels(n);
             String topology = knowledge.sliceLabels().stream().filter(labels::containsKey).map(labels::get).findFirst().orElse(null);
-            String poolLabel = knowledge.poolLabelOf(labels);
+            String poolLabel = knowledge.slicePoolLabelOf(labels);
             if (topology == null || poolLabel == null || !seen.add(poolLabel + "=" + labels.get(poolLabel)) || seen.size() > 4) continue;
             String pool = labels.get(poolLabel);
             String resource = defaultResource(labels);
@@ -499,22 +499,31 @@ final class ClusterCollector {
     }
 
     private void observePending(Pod p, List<Observation> obs) {
+        observePending(p, null, obs);
+    }
+
+    private void observePending(Pod p, String workload, List<Observation> obs) {
         for (PodCondition c : orEmpty(p.getStatus().getConditions())) {
             if ("PodScheduled".equals(c.getType()) && "False".equals(c.getStatus())) {
-                obs.add(new Observation(Source.CLUSTER, ref(p) + " pending: " + c.getReason() + ": " + c.getMessage(),
-                        new Facts.PodPending(p.getMetadata().getNamespace(), p.getMetadata().getName(), c.getReason(), c.getMessage())));
+                obs.add(new Observation(Source.CLUSTER, ref(p) + " pending: " + c.getReason() + ": " + c.getMessage()
+                        + (workload == null ? "" : " [" + workload + "]"),
+                        new Facts.PodPending(p.getMetadata().getNamespace(), p.getMetadata().getName(), c.getReason(), c.getMessage(),
+                                workload)));
             }
         }
     }
 
     /** A few accelerator pods the scheduler cannot place: the symptom of capacity that went missing. */
-    private void observePendingAcceleratorPods(Set<String> seen, List<Pod> pending, List<Observation> obs) {
+    private void observePendingAcceleratorPods(Set<String> seen, List<Pod> pending, Owners owners, List<Observation> obs) {
         int n = 0;
         for (Pod p : pending) {
             if (n >= MAX_PENDING) break;
             if (!"Pending".equals(p.getStatus().getPhase()) || seen.contains(ref(p)) || acceleratorsRequested(p) == 0) continue;
             int before = obs.size();
-            observePending(p, obs);
+            // Whose pod waits: a serving workload whose own new replica cannot be placed has no room to move into.
+            OwnerReference c = controllerOf(p);
+            Owner top = c == null ? null : owners.top(p.getMetadata().getNamespace(), c);
+            observePending(p, top == null ? null : top.ref(), obs);
             if (obs.size() > before) n++;
         }
     }

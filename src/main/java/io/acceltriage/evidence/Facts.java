@@ -29,7 +29,12 @@ public final class Facts {
             String state, String reason, int restarts, Integer lastExitCode, String lastReason, boolean ready)
             implements Fact {}
 
-    public record PodPending(String namespace, String pod, String reason, String message) implements Fact {}
+    /** A pod the scheduler has not placed; {@code workload} its top owner's {@code namespace/name} when known. */
+    public record PodPending(String namespace, String pod, String reason, String message, String workload) implements Fact {
+        public PodPending(String namespace, String pod, String reason, String message) {
+            this(namespace, pod, reason, message, null);
+        }
+    }
 
     /** A Kubernetes event; {@code lastSeen} may be null when the event carries no time. */
     public record ClusterEvent(String namespace, String objectKind, String objectName, String type, String reason,
