@@ -255,6 +255,12 @@ public final class Classifier {
                 return "True".equals(c.status()) ? Optional.empty() : Optional.of(Finding.of(Family.INFRASTRUCTURE, 0.8,
                         c.node() + " is not ready" + (c.message() == null ? "" : ": " + c.message()), id, "node-ready"));
             }
+            // Node-level health agents (NVSentinel's syslog monitor, Node Problem Detector, the clouds'
+            // agents) relay the kernel's XID lines in their conditions' messages: decoded by the catalogue.
+            if ("True".equals(c.status())) {
+                Optional<Finding> xid = kernelXid(c.message(), c.node(), id);
+                if (xid.isPresent()) return xid;
+            }
             return cluster.condition(c.type()).filter(s -> "True".equals(c.status()))
                     .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause() + " (" + c.node() + ")", id,
                             "condition-" + c.type()));
@@ -348,10 +354,38 @@ public final class Classifier {
      */
     private Optional<Finding> kernelXid(String text, String where, String id) {
         if (text == null) return Optional.empty();
+        // A node agent may relay several kernel lines in one message (NVSentinel joins them with ';'):
+        // the strongest says what the node needs.
         java.util.regex.Matcher m = KERNEL_XID.matcher(text);
-        if (!m.find()) return Optional.empty();
-        int code = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
-        return xids.get(code).map(x -> xidFinding(x, true, where, id));
+        Finding best = null;
+        while (m.find()) {
+            int code = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
+            int next = text.indexOf(';', m.end());
+            String rest = text.substring(m.end(), next < 0 ? text.length() : next);
+            Optional<Finding> f = xids.get(code).map(x -> code == RECOVERY_XID ? recoveryFinding(x, rest, where, id)
+                    : xidFinding(x, true, where, id));
+            if (f.isPresent() && (best == null || f.get().weight() > best.weight())) best = f.get();
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /** XID 154: the driver's recovery-action flag for earlier XIDs, followed as the catalogue says. */
+    static final int RECOVERY_XID = 154;
+    private static final java.util.regex.Pattern RECOVERY_FLAG =
+            java.util.regex.Pattern.compile("recovery action changed from 0x[0-9a-fA-F]+(?: \\([^)]*\\))? to 0x([0-9a-fA-F]+)");
+
+    private Finding recoveryFinding(XidCatalogue.Xid x, String text, String where, String id) {
+        java.util.regex.Matcher m = RECOVERY_FLAG.matcher(text);
+        if (!m.find()) return xidFinding(x, true, where, id);
+        int flag = Integer.parseInt(m.group(1), 16);
+        Optional<XidCatalogue.RecoveryAction> action = xids.recovery(flag);
+        if (action.isEmpty()) return xidFinding(x, true, where, id);
+        if (!action.get().fatal()) {
+            return Finding.of(Family.DEVICE, HISTORY_WEIGHT, "XID 154 on " + where + ": the driver needs no recovery action (flag 0x"
+                    + m.group(1) + ")", id, "xid-154").degrading();
+        }
+        return Finding.of(Family.DEVICE, 0.9, "XID 154 on " + where + ": the driver requires " + action.get().action()
+                + " before the GPU can be used again (flag 0x" + m.group(1) + ")", id, "xid-154");
     }
 
     private static final java.util.regex.Pattern KERNEL_XID =

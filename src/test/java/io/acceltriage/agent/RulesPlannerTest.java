@@ -364,4 +364,46 @@ class RulesPlannerTest {
         assertTrue(of(p, ActionKind.CORDON_NODE).isEmpty(), "proposals: " + names(p));
         assertFalse(p.escalationReasons().isEmpty());
     }
+
+    // --- the node cannot serve (class 11), no room to move (class 7), slices (class 5) ---
+
+    static final io.acceltriage.diagnosis.Classifier RULES = new io.acceltriage.diagnosis.Classifier(
+            io.acceltriage.diagnosis.XidCatalogue.load(), io.acceltriage.evidence.Toolsets.load("tools"),
+            io.acceltriage.evidence.SignatureCatalogue.load(), io.acceltriage.diagnosis.ClusterSignals.load());
+
+    @Test
+    void aNodeWhoseNvidiaKernelTasksHangIsCordoned() {
+        EvidenceBundle b = Bundles.node(NODE).gpus(8, 8)
+                .nodeEvent("TaskHung", "INFO: task nvidia-smi:22817 blocked for more than 120 seconds.", Bundles.AT).build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertEquals(List.of(NODE), of(p, ActionKind.CORDON_NODE).stream().map(Proposal::target).toList(), "proposals: " + names(p));
+        assertTrue(of(p, ActionKind.RESTART_NODE_AGENT).isEmpty(), "a restart of the plugin cannot unwedge the driver: " + names(p));
+    }
+
+    @Test
+    void aServingReplicaIsNotShiftedWhenItsOwnNewReplicaCannotBeScheduled() {
+        EvidenceBundle b = Bundles.node(NODE).holds(0, "ts", "guard-0").dcgm("DCGM_FI_DEV_ROW_REMAP_FAILURE", 0, 1, 0)
+                .serving("Deployment", "ts", "guard", 2, 1, "guard-0")
+                .pending("ts", "guard-1", "Unschedulable", "0/12 nodes are available: 12 Insufficient nvidia.com/gpu.", "ts/guard").build();
+        Diagnosis d = Diagnoses.device("row remapping failed on GPU 0").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(1, of(p, ActionKind.CORDON_NODE).size(), "proposals: " + names(p));
+        assertTrue(of(p, ActionKind.SHIFT_REPLICAS).isEmpty(), "proposals: " + names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("no room")), "reasons: " + p.escalationReasons());
+    }
+
+    @Test
+    void aGangAlertRestartsTheGangWholeWhenOneHostOfItsSliceLostItsChips() {
+        EvidenceBundle b = Bundles.workload("tpu", "jobset/dpo", "tpu-host-3").capacity("google.com/tpu", 4, 0, 4)
+                .sliceHost("tpu-v5p-a", 4, 0, 4, 3).gang("JobSet", "tpu", "dpo").build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertEquals(List.of("tpu-host-3"), of(p, ActionKind.CORDON_NODE).stream().map(Proposal::target).toList(), "proposals: " + names(p));
+        assertEquals(List.of("tpu/dpo"), of(p, ActionKind.RESTART_GROUP).stream().map(Proposal::target).toList());
+    }
 }

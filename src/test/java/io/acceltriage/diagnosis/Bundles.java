@@ -64,6 +64,11 @@ public final class Bundles {
         return new Bundles(Subject.pod(namespace, pod), node);
     }
 
+    /** An incident about a workload ({@code kindName} as "jobset/name"), whose node is {@code node} (null: spread). */
+    public static Bundles workload(String namespace, String kindName, String node) {
+        return new Bundles(new Subject(Subject.Kind.WORKLOAD, namespace, kindName), node);
+    }
+
     /** The node could not be told (a pod gone, a workload spread over many nodes). */
     public Bundles noNode() {
         this.node = null;
@@ -171,6 +176,28 @@ public final class Bundles {
     /** A workload container that was last terminated for {@code lastReason} (OOMKilled, …) and restarted. */
     public Bundles podTerminated(String namespace, String pod, String lastReason, int exitCode) {
         return container(namespace, pod, "main", PodRole.WORKLOAD, "waiting", "CrashLoopBackOff", 3, exitCode, lastReason, false);
+    }
+
+    /** A workload container that has not started and waits for {@code reason} (ImagePullBackOff, …). */
+    public Bundles podWaiting(String namespace, String pod, String reason) {
+        return container(namespace, pod, "main", PodRole.WORKLOAD, "waiting", reason, 0, null, null, false);
+    }
+
+    /** A pod the scheduler has not placed, of workload {@code workload} ("namespace/name", or null). */
+    public Bundles pending(String namespace, String pod, String reason, String message, String workload) {
+        return add(Source.CLUSTER, namespace + "/" + pod + " pending: " + reason + ": " + message,
+                new Facts.PodPending(namespace, pod, reason, message, workload));
+    }
+
+    /** A node label a node agent set. */
+    public Bundles nodeLabel(String key, String value) {
+        return add(Source.CLUSTER, node + " label " + key + "=" + value, new Facts.NodeLabel(node, key, value));
+    }
+
+    /** This node as one host of slice pool {@code pool}: its chips, and how many of the slice's hosts have all theirs. */
+    public Bundles sliceHost(String pool, int capacity, int allocatable, int hosts, int wholeHosts) {
+        return add(Source.CLUSTER, "slice pool " + pool + ": " + node + " advertises " + allocatable + " of " + capacity + " google.com/tpu",
+                new Facts.SliceHost(node, pool, "4x4", "google.com/tpu", capacity, allocatable, hosts, wholeHosts));
     }
 
     /** A node agent (device plugin, exporter, driver) in CrashLoopBackOff. */

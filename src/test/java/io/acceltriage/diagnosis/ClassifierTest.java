@@ -479,4 +479,107 @@ class ClassifierTest {
 
         assertEquals(Family.DEVICE, d.family(), d.cause());
     }
+
+    // --- node-level health agents (class 3) ---
+
+    @Test
+    void aNodeAgentsConditionRelayingAKernelXidLineIsDecodedByTheCatalogue() {
+        Diagnosis d = classify(Bundles.node(NODE).condition("SysLogsXIDError", "True", "SysLogsXIDErrorIsNotHealthy",
+                "ErrorCode:79 PCI:0000:9a:00 GPU_UUID:GPU-bb41 MESSAGE=NVRM: Xid (PCI:0000:9a:00): 79, pid='<unknown>', name=<unknown>,"
+                        + " GPU has fallen off the bus. Recommended Action=RESTART_BM;"));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.cause().contains("79"), d.cause());
+    }
+
+    @Test
+    void xid154AskingForAGpuResetIsADeviceFaultNotDegradation() {
+        Diagnosis d = classify(Bundles.node(NODE).kernelXid(154, "GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)"));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertFalse(d.degradation(), d.cause());
+        assertTrue(d.confidence() >= minConfidence("cordon-node"), "confidence " + d.confidence());
+    }
+
+    @Test
+    void xid154SayingNoRecoveryActionIsNeededIsNoFault() {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).kernelXid(154, "GPU recovery action changed from 0x1 (GPU Reset Required) to 0x0 (None)"))
+                .family());
+    }
+
+    // --- broken workloads and serving frameworks (classes 8, 12) ---
+
+    @Test
+    void aContainerWaitingOnAnImageThatCannotBePulledIsTheApplications() {
+        assertEquals(Family.APPLICATION, classify(Bundles.pod("nlp", "api-0", NODE).gpus(8, 8).podWaiting("nlp", "api-0", "ImagePullBackOff"))
+                .family());
+    }
+
+    @Test
+    void aPodAskingOneNodeForMoreAcceleratorsThanAnyNodeHasIsTheApplications() {
+        Diagnosis d = classify(Bundles.pod("ml", "lora-0", NODE).noNode()
+                .pending("ml", "lora-0", "RequestExceedsEveryNode", "requests 16 nvidia.com/gpu in one pod; the largest node offers 8", null));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+    }
+
+    @Test
+    void aServingFrameworkThatCannotLoadItsModelIsTheApplications() {
+        assertEquals(Family.APPLICATION, classify(Bundles.pod("inference", "triton-0", NODE).gpus(8, 8).podCrashLooping("inference", "triton-0")
+                .log("inference", "triton-0", "serving-model-load", "error: creating server: Internal - failed to load all models")).family());
+    }
+
+    // --- AMD (class 4) ---
+
+    @Test
+    void aHipMemoryAccessFaultOfOneProgramIsTheApplications() {
+        assertEquals(Family.APPLICATION, classify(Bundles.pod("research", "bench-0", NODE).podCrashLooping("research", "bench-0")
+                .log("research", "bench-0", "hip-memory-access-fault", "Memory access fault by GPU node-6 (Agent handle: 0x55d0) on address"
+                        + " 0x7fa4808cb000. Reason: Page not present or supervisor privilege.")).family());
+    }
+
+    // --- platform signals of other agents (class 11) ---
+
+    @Test
+    void aHungNvidiaKernelTaskRelayedByNodeProblemDetectorIsInfrastructure() {
+        assertEquals(Family.INFRASTRUCTURE, classify(Bundles.node(NODE).gpus(8, 8)
+                .nodeEvent("TaskHung", "INFO: task nvc:[driver]:5403 blocked for more than 120 seconds.", Bundles.AT)).family());
+    }
+
+    @Test
+    void aFabricManagerFailureSaidOnceStillHoldsAnHourLater() {
+        Diagnosis d = classify(Bundles.node(NODE).gpus(8, 8).nodeEvent("FabricManagerFailed",
+                "nvidia-fabricmanager.service: Failed with result 'exit-code'.", Bundles.AT.minusSeconds(3600)));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+    }
+
+    // --- MIG (class 10) ---
+
+    @Test
+    void aMigConfigurationTheMigManagerFailedToApplyIsInfrastructure() {
+        assertEquals(Family.INFRASTRUCTURE, classify(Bundles.node(NODE).nodeLabel("nvidia.com/mig.config.state", "failed")).family());
+    }
+
+    @Test
+    void aMigConfigurationAppliedIsNoFault() {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).nodeLabel("nvidia.com/mig.config.state", "success")).family());
+    }
+
+    // --- TPU slices (class 5) ---
+
+    @Test
+    void oneSliceHostWithoutItsChipsWhileItsPeersHaveAllTheirsIsADeviceFault() {
+        Diagnosis d = classify(Bundles.node("tpu-host-3").capacity("google.com/tpu", 4, 0, 4).sliceHost("tpu-v5e-b", 4, 0, 4, 3));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.confidence() >= minConfidence("cordon-node"), "confidence " + d.confidence());
+    }
+
+    @Test
+    void everySliceHostWithoutChipsIsNotOneHostsHardware() {
+        Diagnosis d = classify(Bundles.node("tpu-host-3").capacity("google.com/tpu", 4, 0, 4).sliceHost("tpu-v5e-b", 4, 0, 4, 0));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+    }
 }
