@@ -177,8 +177,17 @@ final class ClusterCollector {
             Node member = join(m.getValue());
             if (member != null) readNodes.add(member);
         }
-        observeSlices(readNodes, obs);
-        observeUnsatisfiable(focus, obs);
+        // Both only add to the picture: when the API server fails them, the rest of the view stands.
+        try {
+            observeSlices(readNodes, obs);
+        } catch (KubernetesClientException e) {
+            gaps.add(new Gap(Source.CLUSTER, "slice hosts unreadable: " + apiFailure(e)));
+        }
+        try {
+            observeUnsatisfiable(focus, obs);
+        } catch (KubernetesClientException e) {
+            gaps.add(new Gap(Source.CLUSTER, "node capacities unreadable: " + apiFailure(e)));
+        }
 
         Map<String, Pod> pods = new LinkedHashMap<>();
         focus.forEach(p -> pods.put(ref(p), p));

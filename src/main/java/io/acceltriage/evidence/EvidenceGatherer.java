@@ -117,10 +117,16 @@ public final class EvidenceGatherer {
         if (!(o.fact() instanceof Facts.MetricReading m) || o.origin() == null) return o;
         java.util.Set<String> exporters = view.exporterAddresses().getOrDefault(m.node(), java.util.Set.of());
         if (exporters.isEmpty()) return o;
-        String host = o.origin().replaceFirst(":\\d+$", "");
+        String origin = o.origin();
+        String host = origin.startsWith("[") ? origin.substring(1, Math.max(1, origin.indexOf(']')))      // [v6]:port
+                : origin.indexOf(':') == origin.lastIndexOf(':') ? origin.replaceFirst(":\\d+$", "") : origin; // v4:port, bare v6
+        // Only an address can be told from the exporter pods' addresses (a relabelled instance names anything).
+        if (!IP.matcher(host).matches()) return o;
         return exporters.contains(host) ? o
                 : o.withTrust(Trust.TENANT, "(served from " + o.origin() + ", not by the exporter DaemonSet's pod on " + m.node() + ")");
     }
+
+    private static final java.util.regex.Pattern IP = java.util.regex.Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}|[0-9a-fA-F:]*:[0-9a-fA-F:]+");
 
     private MetricsCollector.Result readMetrics(String node) {
         try {
