@@ -99,6 +99,11 @@ public final class Correlator {
 
     private static Filing fileUnder(About about, Index index, boolean fleet) {
         Optional<String> open = index.find(about.keys());
+        if (open.isPresent() && !fleet && secondNode(about, index.subjectOf(open.get()))) {
+            // Another node of the same gang or workload: its own fault, to be assessed, fenced and found by
+            // node on its own, not swallowed by the first node's incident through the workload key.
+            return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, false);
+        }
         if (open.isPresent()) {
             index.addKeys(open.get(), about.keys());
             // A node alert beside a pod's or a gang's names where the fault is: the workers of a gang time
@@ -111,6 +116,12 @@ public final class Correlator {
             return new Filing(open.get(), false, about, fleet);
         }
         return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, fleet);
+    }
+
+    /** A node alert meeting an open incident about a different node, shared only through a workload key. */
+    private static boolean secondNode(About about, Subject open) {
+        return about.subject().kind() == Subject.Kind.NODE && open.kind() == Subject.Kind.NODE
+                && !open.name().equals(about.subject().name()) && !about.keys().contains(About.nodeKey(open.name()));
     }
 
     /** The subject of the fleet incident an alertname's storm joins. */
