@@ -55,6 +55,7 @@ public final class Classifier {
         for (Evidence e : bundle.items()) {
             findingFor(e, readings).ifPresent(findings::add);
         }
+        findings.addAll(kernelRepeats(bundle));
         findings = withRepeatsOnTheDevice(findings);
         findings = withProvenance(findings, bundle);
         findings = withWithdrawnDevicesExplained(findings, bundle);
@@ -132,6 +133,57 @@ public final class Classifier {
 
     /** Group prefix of a finding saying the node cannot run accelerator work until a person fixes it. */
     public static final String CANNOT_SERVE = "node-cannot-serve/";
+
+    /** Distinct processes that must hit the same XID on one GPU for it to be the GPU's (NVSentinel's analyzer: twice in 24 h). */
+    static final int REPEAT_PROCESSES = 2;
+    /** How far back kernel XID lines still count towards a repeat. */
+    static final java.time.Duration REPEAT_WINDOW = java.time.Duration.ofHours(24);
+    private static final java.util.regex.Pattern KERNEL_XID_PROCESS =
+            java.util.regex.Pattern.compile("NVRM: Xid \\(PCI:([^)]*)\\): (\\d+), pid=([^,]*), name=([^,]*)");
+
+    /**
+     * The same XID from different processes on one GPU (its PCI address) within the window, as the
+     * platform relays the kernel's lines (node events, node-agent conditions): the GPU, not the apps,
+     * for the codes the catalogue gives a repeating family (NVIDIA's XID 13/31 guidance).
+     */
+    private List<Finding> kernelRepeats(EvidenceBundle b) {
+        Map<String, java.util.Set<String>> processes = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> ids = new java.util.HashMap<>();
+        for (Evidence e : b.items()) {
+            if (!e.platform()) continue;
+            String text = null;
+            String node = null;
+            if (e.fact() instanceof Facts.ClusterEvent ev && "Node".equals(ev.objectKind())) {
+                if (ev.lastSeen() != null && b.at() != null && ev.lastSeen().isBefore(b.at().minus(REPEAT_WINDOW))) continue;
+                text = ev.message();
+                node = ev.objectName();
+            } else if (e.fact() instanceof Facts.NodeCondition c && "True".equals(c.status())) {
+                text = c.message();
+                node = c.node();
+            }
+            if (text == null) continue;
+            java.util.regex.Matcher m = KERNEL_XID_PROCESS.matcher(text);
+            while (m.find()) {
+                String pid = m.group(3).replace("'", "").trim();
+                String name = m.group(4).trim();
+                if (pid.isEmpty() || pid.contains("unknown")) continue;
+                String key = node + "|" + m.group(1).toLowerCase(java.util.Locale.ROOT) + "|" + m.group(2);
+                processes.computeIfAbsent(key, k -> new java.util.LinkedHashSet<>()).add(pid + "/" + name);
+                ids.computeIfAbsent(key, k -> new ArrayList<>()).add(e.id());
+            }
+        }
+        List<Finding> out = new ArrayList<>();
+        processes.forEach((key, procs) -> {
+            if (procs.size() < REPEAT_PROCESSES) return;
+            String[] k = key.split("\\|");
+            int code = Integer.parseInt(k[2]);
+            xids.get(code).filter(x -> x.repeatingFamily() != null).ifPresent(x -> out.add(new Finding(Family.parse(x.repeatingFamily()), 0.85,
+                    "XID " + code + " (" + x.meaning() + ") from " + procs.size() + " different processes on GPU " + k[1] + " of " + k[0]
+                            + " within " + REPEAT_WINDOW.toHours() + " h: the device, not the workloads",
+                    List.copyOf(new LinkedHashSet<>(ids.get(key))), "xid-repeat-" + code, false, false, false, false)));
+        });
+        return out;
+    }
 
     /** The group of a hardware claim only tenant sources make: it weighs as the workload's own failure or as a hint. */
     public static final String TENANT_CLAIM = "tenant-claim";

@@ -582,4 +582,24 @@ class ClassifierTest {
 
         assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
     }
+
+    // --- repeats on one GPU across processes (class 6) ---
+
+    @Test
+    void oneXid31FromDifferentProcessesOnOneGpuIsTheDevice() {
+        Diagnosis d = classify(Bundles.node(NODE)
+                .nodeEvent("XidError", "NVRM: Xid (PCI:0000:3a:00): 31, pid=41877, name=python, Ch 00000007, MMU Fault", Bundles.AT.minusSeconds(7200))
+                .nodeEvent("XidError", "NVRM: Xid (PCI:0000:3a:00): 31, pid=77310, name=python3, Ch 00000008, MMU Fault", Bundles.AT));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+    }
+
+    @Test
+    void oneProcessHittingXid13TwiceIsStillTheApplications() {
+        Diagnosis d = classify(Bundles.node(NODE)
+                .nodeEvent("XidError", "NVRM: Xid (PCI:0000:2a:00): 13, pid=2519562, name=python3, Graphics SM Warp Exception", Bundles.AT)
+                .nodeEvent("XidError", "NVRM: Xid (PCI:0000:2a:00): 13, pid=2519562, name=python3, Graphics Exception: ChID 000c", Bundles.AT));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+    }
 }
