@@ -52,6 +52,9 @@ public final class RulesPlanner {
             // "No fault found" is only an answer when every source answered; otherwise it is a guess.
             b.gaps().stream().filter(Gap::failed).findFirst().ifPresent(g -> escalate.add("no fault found, but "
                     + g.source().name().toLowerCase() + " could not be read, so one may be missed: " + g.reason()));
+            // Nor when the workload is visibly down or stalled: the family is unsettled, the outage is not.
+            brokenWorkload(b).ifPresent(w -> escalate.add("no fault family could be settled, but " + w + "; looked at: "
+                    + String.join("; ", b.consulted())));
         }
         return new Plan(dedupe(proposals), escalate);
     }
@@ -136,6 +139,27 @@ public final class RulesPlanner {
     static boolean noRoomFor(Workload w, EvidenceBundle b) {
         return b.items().stream().anyMatch(e -> e.fact() instanceof Facts.PodPending p && w.ref().equals(p.workload())
                 && p.message() != null && p.message().contains("Insufficient"));
+    }
+
+    /** A workload of the incident that is visibly down or stalled: replicas missing, pods waiting, containers not running. */
+    static Optional<String> brokenWorkload(EvidenceBundle b) {
+        for (Workload w : b.workloads()) {
+            if (w.replicas() != null && w.replicas() > 0 && (w.availableReplicas() == null ? 0 : w.availableReplicas()) < w.replicas()) {
+                return Optional.of(w.ref() + " has " + (w.availableReplicas() == null ? 0 : w.availableReplicas()) + " of " + w.replicas()
+                        + " replicas available");
+            }
+        }
+        for (Evidence e : b.items()) {
+            // Only the incident's own pods and workloads: other pods pending elsewhere are someone else's.
+            if (e.fact() instanceof Facts.PodPending p && (b.pod(p.namespace(), p.pod()).isPresent()
+                    || p.workload() != null && b.workload(p.workload()).isPresent())) {
+                return Optional.of(p.namespace() + "/" + p.pod() + " is not scheduled: " + p.message());
+            }
+            if (e.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent() && !c.ready()) {
+                return Optional.of(c.namespace() + "/" + c.pod() + " is not running ready (" + (c.reason() == null ? c.state() : c.reason()) + ")");
+            }
+        }
+        return Optional.empty();
     }
 
     /** Cordoned already: fencing it again would only spend the budget. */

@@ -406,4 +406,23 @@ class RulesPlannerTest {
         assertEquals(List.of("tpu-host-3"), of(p, ActionKind.CORDON_NODE).stream().map(Proposal::target).toList(), "proposals: " + names(p));
         assertEquals(List.of("tpu/dpo"), of(p, ActionKind.RESTART_GROUP).stream().map(Proposal::target).toList());
     }
+
+    // --- a broken workload is never "no fault" without a page (class 8) ---
+
+    @Test
+    void noFaultFoundForADeploymentWithNoReplicaAvailableStillEscalates() {
+        EvidenceBundle b = Bundles.pod("nlp", "api-0", NODE).serving("Deployment", "nlp", "api", 2, 0, "api-0").build();
+
+        Plan p = PLANNER.plan(Diagnoses.none(), b);
+
+        assertTrue(p.proposals().isEmpty(), "proposals: " + names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("0 of 2")), "reasons: " + p.escalationReasons());
+    }
+
+    @Test
+    void noFaultFoundForAHealthyWorkloadDoesNotPage() {
+        EvidenceBundle b = Bundles.pod("nlp", "api-0", NODE).serving("Deployment", "nlp", "api", 2, 2, "api-0").build();
+
+        assertTrue(PLANNER.plan(Diagnoses.none(), b).escalationReasons().isEmpty());
+    }
 }
