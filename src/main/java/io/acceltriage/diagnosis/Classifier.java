@@ -310,7 +310,7 @@ public final class Classifier {
             // Node-level health agents (NVSentinel's syslog monitor, Node Problem Detector, the clouds'
             // agents) relay the kernel's XID lines in their conditions' messages: decoded by the catalogue.
             if ("True".equals(c.status())) {
-                Optional<Finding> xid = kernelXid(c.message(), c.node(), id);
+                Optional<Finding> xid = kernelXid(c.message(), c.node(), id).or(() -> agentXid(c.message(), c.node(), id));
                 if (xid.isPresent()) return xid;
             }
             return cluster.condition(c.type()).filter(s -> "True".equals(c.status()))
@@ -420,6 +420,25 @@ public final class Classifier {
         }
         return Optional.ofNullable(best);
     }
+
+    /**
+     * An XID a node agent names without the kernel's line ("ErrorCode:79 …" as NVSentinel writes it,
+     * "XID 48 …", "Xid: 79"): decoded by the catalogue, the strongest counting.
+     */
+    private Optional<Finding> agentXid(String text, String where, String id) {
+        if (text == null) return Optional.empty();
+        java.util.regex.Matcher m = AGENT_XID.matcher(text);
+        Finding best = null;
+        while (m.find()) {
+            int code = Integer.parseInt(m.group(1));
+            Optional<Finding> f = xids.get(code).map(x -> xidFinding(x, true, where, id));
+            if (f.isPresent() && (best == null || f.get().weight() > best.weight())) best = f.get();
+        }
+        return Optional.ofNullable(best);
+    }
+
+    private static final java.util.regex.Pattern AGENT_XID =
+            java.util.regex.Pattern.compile("(?i)(?:\\bErrorCode:|\\bXID(?:\\s+error)?[\\s:=#]+)(\\d{2,3})\\b");
 
     /** XID 154: the driver's recovery-action flag for earlier XIDs, followed as the catalogue says. */
     static final int RECOVERY_XID = 154;

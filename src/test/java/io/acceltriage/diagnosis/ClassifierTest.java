@@ -602,4 +602,12 @@ class ClassifierTest {
 
         assertEquals(Family.APPLICATION, d.family(), d.cause());
     }
+
+    @Test
+    void aCloudAgentsXidConditionNamingTheCodeIsDecodedByTheCatalogue() {
+        Diagnosis d = classify(Bundles.node(NODE).condition("XIDErrors", "True", "XIDErrorsDetected", "XID 48 detected on GPU 0000:3b:00.0"));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.cause().contains("48"), d.cause());
+    }
 }
