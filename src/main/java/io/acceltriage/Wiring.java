@@ -120,9 +120,31 @@ class Wiring {
         // dcgm-exporter runs as a DaemonSet: its pod on the node serves that node's GPUs.
         return new ExporterScrape(node -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems()
                 .stream()
-                .filter(p -> p.getMetadata().getName().contains("dcgm-exporter") && p.getStatus().getPodIP() != null)
-                .map(Pod::getStatus).findFirst()
-                .map(s -> URI.create("http://" + s.getPodIP() + ":" + port + "/metrics")));
+                // only the exporter DaemonSet's own pods: a pod merely named like the exporter is anyone's
+                .filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null && isExporter(p))
+                .findFirst()
+                .map(p -> URI.create("http://" + p.getStatus().getPodIP() + ":" + metricsPort(p, port) + "/metrics")));
+    }
+
+    private static final io.acceltriage.evidence.NodeAgents NODE_AGENTS = io.acceltriage.evidence.NodeAgents.load();
+
+    /**
+     * The port the exporter pod declares for its metrics (dcgm-exporter 9400, AMD's device-metrics-exporter
+     * 5000, …): a port named like metrics, else its only declared port, else the configured one.
+     */
+    private static int metricsPort(Pod p, int configured) {
+        List<io.fabric8.kubernetes.api.model.ContainerPort> ports = p.getSpec() == null || p.getSpec().getContainers() == null ? List.of()
+                : p.getSpec().getContainers().stream().filter(c -> c.getPorts() != null).flatMap(c -> c.getPorts().stream())
+                        .filter(cp -> cp.getContainerPort() != null).toList();
+        return ports.stream().filter(cp -> cp.getName() != null && cp.getName().contains("metrics")).findFirst()
+                .or(() -> ports.size() == 1 ? java.util.Optional.of(ports.get(0)) : java.util.Optional.empty())
+                .map(io.fabric8.kubernetes.api.model.ContainerPort::getContainerPort).orElse(configured);
+    }
+
+    private static boolean isExporter(Pod p) {
+        var owner = io.acceltriage.cluster.Owners.controllerOf(p);
+        return owner != null && NODE_AGENTS.roleOf(p.getMetadata().getName(), owner.getKind(), owner.getName())
+                == io.acceltriage.evidence.PodRole.EXPORTER;
     }
 
     /** The policy file, validated now (an invalid one stops the start) and reloaded when it changes. */

@@ -32,7 +32,8 @@ public final class RulesPlanner {
     public static final String BY = "rules";
 
     /** Log signatures that mean the node cannot run accelerator work until a person fixes it. */
-    private static final Set<String> NODE_CANNOT_SERVE = Set.of("nvml-mismatch", "cuda-driver-insufficient");
+    private static final Set<String> NODE_CANNOT_SERVE = Set.of("nvml-mismatch", "cuda-driver-insufficient",
+            "cuda-system-not-initialized");
 
     private final XidCatalogue xids;
 
@@ -54,12 +55,18 @@ public final class RulesPlanner {
             case APPLICATION -> planApplication(d, b, proposals, escalate);
             case NONE -> { }
         }
+        d.findings().stream().filter(f -> io.acceltriage.diagnosis.Classifier.TENANT_CLAIM.equals(f.group())).findFirst()
+                .ifPresent(f -> escalate.add("a tenant source claims a hardware fault no platform source shows (a person checks the"
+                        + " device and who wrote the claim): " + f.cause()));
         if (d.family() != Family.NONE && !b.gaps().isEmpty()) {
             escalate.add("some evidence could not be read: " + b.gaps().get(0).reason());
         } else if (d.family() == Family.NONE) {
             // "No fault found" is only an answer when every source answered; otherwise it is a guess.
             b.gaps().stream().filter(Gap::failed).findFirst().ifPresent(g -> escalate.add("no fault found, but "
                     + g.source().name().toLowerCase() + " could not be read, so one may be missed: " + g.reason()));
+            // Nor when the workload is visibly down or stalled: the family is unsettled, the outage is not.
+            brokenWorkload(b).ifPresent(w -> escalate.add("no fault family could be settled, but " + w + "; looked at: "
+                    + String.join("; ", b.consulted())));
         }
         return new Plan(dedupe(proposals), escalate);
     }
@@ -76,26 +83,50 @@ public final class RulesPlanner {
             }
             return;
         }
-        if (b.node() == null) {
+        List<String> nodes = faultNodes(d, b);
+        if (nodes.isEmpty()) {
             escalate.add("device fault but the node is unknown: " + d.cause());
             return;
         }
-        out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), "fence " + b.node() + ": " + d.cause(), cited, BY));
+        if (!platformBacked(d, b)) {
+            escalate.add("the device fault on " + String.join(", ", nodes) + " rests only on tenant sources; fencing shared hardware"
+                    + " needs a platform source (exporter, device plugin, node status, node agents): " + d.cause());
+            return;
+        }
+        for (String node : nodes) {
+            if (cordoned(b, node)) {
+                escalate.add(node + " is already cordoned; it still needs a person: " + d.cause());
+            } else {
+                out.add(new Proposal(ActionKind.CORDON_NODE, node, "fence " + node + ": " + d.cause(), cited, BY));
+            }
+        }
+        String where = String.join(", ", nodes);
+        // A gang the alert is about cannot run while one of its hosts is fenced: it restarts whole, to be
+        // placed again on healthy hosts (a multi-host slice recovers only as one unit).
+        if (b.subject().kind() == io.acceltriage.incident.Subject.Kind.WORKLOAD) {
+            String name = b.subject().name().substring(b.subject().name().indexOf('/') + 1);
+            b.workloads().stream().filter(w -> w.gang() && w.namespace().equals(b.subject().namespace()) && w.name().equals(name))
+                    .findFirst().ifPresent(w -> out.add(new Proposal(ActionKind.RESTART_GROUP, w.ref(),
+                            "restart the gang whole on healthy nodes after the device fault on " + where, cited, BY)));
+        }
         for (PodPlacement p : affectedPods(d, b)) {
             Optional<Workload> w = p.workloadRef() == null ? Optional.empty() : b.workload(p.workloadRef());
-            if (w.isPresent() && w.get().serving()) {
-                out.add(new Proposal(ActionKind.SHIFT_REPLICAS, w.get().ref(), "move the replica off " + b.node()
+            if (w.isPresent() && w.get().serving() && noRoomFor(w.get(), b)) {
+                escalate.add("no room to move " + w.get().ref() + " off " + where + ": its own new replica cannot be scheduled"
+                        + " (accelerators exhausted), so moving a serving replica would lower the floor; a person decides");
+            } else if (w.isPresent() && w.get().serving()) {
+                out.add(new Proposal(ActionKind.SHIFT_REPLICAS, w.get().ref(), "move the replica off " + where
                         + " to healthy hardware", cited, BY));
             } else {
-                restartWorkloadOf(p, b, "restart on healthy nodes after the device fault on " + b.node(), cited, out);
+                restartWorkloadOf(p, b, "restart on healthy nodes after the device fault on " + where, cited, out);
             }
         }
         List<Proposal> recovery = recovery(d, b, cited);
         out.addAll(recovery);
         if (recovery.isEmpty()) {
-            escalate.add("a person must reset, reboot or replace the device on " + b.node() + ": " + d.cause());
+            escalate.add("a person must reset, reboot or replace the device on " + where + ": " + d.cause());
         } else {
-            escalate.add("recovery proposed for " + b.node() + " (" + String.join(", ", recovery.stream().map(Proposal::name).toList())
+            escalate.add("recovery proposed for " + where + " (" + String.join(", ", recovery.stream().map(Proposal::name).toList())
                     + "); a person replaces the hardware if it faults again: " + d.cause());
         }
     }
@@ -132,15 +163,78 @@ public final class RulesPlanner {
         return out;
     }
 
+    /**
+     * The nodes a device fault is on: those its strong platform findings name (a gang's or a serving
+     * workload's member node, the alerted node itself), else the subject's node.
+     */
+    static List<String> faultNodes(Diagnosis d, EvidenceBundle b) {
+        LinkedHashSet<String> out = new LinkedHashSet<>();
+        for (Finding f : d.supporting()) {
+            if (f.symptom() || f.weight() < 0.5) continue;
+            for (String id : f.evidenceIds()) {
+                b.byId(id).filter(Evidence::platform).flatMap(RulesPlanner::nodeOf).ifPresent(out::add);
+            }
+        }
+        if (out.isEmpty() && b.node() != null) out.add(b.node());
+        return new ArrayList<>(out);
+    }
+
+    private static Optional<String> nodeOf(Evidence e) {
+        return io.acceltriage.diagnosis.Classifier.nodeOfFact(e.fact());
+    }
+
+    /**
+     * The scheduler already proves there is no room: a replica of the same workload waits for
+     * accelerators no node can give it. Shifting scales up first, and that replica would wait too.
+     */
+    static boolean noRoomFor(Workload w, EvidenceBundle b) {
+        return b.items().stream().anyMatch(e -> e.fact() instanceof Facts.PodPending p && w.ref().equals(p.workload())
+                && p.message() != null && p.message().contains("Insufficient"));
+    }
+
+    /** A workload of the incident that is visibly down or stalled: replicas missing, pods waiting, containers not running. */
+    static Optional<String> brokenWorkload(EvidenceBundle b) {
+        for (Workload w : b.workloads()) {
+            if (w.replicas() != null && w.replicas() > 0 && (w.availableReplicas() == null ? 0 : w.availableReplicas()) < w.replicas()) {
+                return Optional.of(w.ref() + " has " + (w.availableReplicas() == null ? 0 : w.availableReplicas()) + " of " + w.replicas()
+                        + " replicas available");
+            }
+        }
+        for (Evidence e : b.items()) {
+            // Only the incident's own pods and workloads: other pods pending elsewhere are someone else's.
+            if (e.fact() instanceof Facts.PodPending p && (b.pod(p.namespace(), p.pod()).isPresent()
+                    || p.workload() != null && b.workload(p.workload()).isPresent())) {
+                return Optional.of(p.namespace() + "/" + p.pod() + " is not scheduled: " + p.message());
+            }
+            if (e.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent() && !c.ready()) {
+                return Optional.of(c.namespace() + "/" + c.pod() + " is not running ready (" + (c.reason() == null ? c.state() : c.reason()) + ")");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Cordoned already: fencing it again would only spend the budget. */
+    static boolean cordoned(EvidenceBundle b, String node) {
+        if (node.equals(b.node()) && b.nodeCordoned()) return true;
+        return b.items().stream().anyMatch(e -> e.fact() instanceof Facts.NodeTaint t && node.equals(t.node())
+                && "node.kubernetes.io/unschedulable".equals(t.key()));
+    }
+
     private void planInfrastructure(Diagnosis d, EvidenceBundle b, List<Proposal> out, List<String> escalate) {
         List<String> cited = d.evidenceIds();
         boolean notReady = has(b, d, e -> e.fact() instanceof Facts.NodeCondition c && "Ready".equals(c.type()));
-        boolean cannotServe = notReady || signaturesIn(b).stream().anyMatch(NODE_CANNOT_SERVE::contains);
+        boolean cannotServe = notReady || signaturesIn(b).stream().anyMatch(NODE_CANNOT_SERVE::contains)
+                || d.supporting().stream().anyMatch(f -> f.weight() >= 0.5 && f.group().startsWith(io.acceltriage.diagnosis.Classifier.CANNOT_SERVE));
         boolean agentDown = has(b, d, e -> e.fact() instanceof Facts.ContainerState c && c.role().nodeAgent()
                 || e.fact() instanceof Facts.AcceleratorCapacity);
         // A node agent whose own log says "config error" or "driver mismatch" will crash again after a restart.
         boolean restartCannotHelp = d.supporting().stream().anyMatch(f -> !f.restartHelps() && f.weight() >= 0.5
                 && f.evidenceIds().stream().anyMatch(id -> b.byId(id).map(e -> e.fact() instanceof Facts.LogMatch).orElse(false)));
+        if (!platformBacked(d, b)) {
+            escalate.add("the infrastructure fault" + (b.node() == null ? "" : " on " + b.node()) + " rests only on tenant sources;"
+                    + " fencing shared hardware needs a platform source: " + d.cause());
+            return;
+        }
         if (b.node() != null && cannotServe) {
             out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), b.node() + " cannot run accelerator work: " + d.cause(), cited, BY));
         }
@@ -209,6 +303,15 @@ public final class RulesPlanner {
         if (e.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent()) return Optional.of(c.namespace() + "/" + c.pod());
         if (e.fact() instanceof Facts.MetricReading m && m.pod() != null) return Optional.of(m.namespace() + "/" + m.pod());
         return Optional.empty();
+    }
+
+    /**
+     * Node fencing (cordon, drain, node-agent restart) needs a platform source among the diagnosis's
+     * reasons: a tenant's own log, crashes or events may raise suspicion, never fence shared hardware.
+     */
+    static boolean platformBacked(Diagnosis d, EvidenceBundle b) {
+        return d.supporting().stream().filter(f -> f.weight() >= 0.3).flatMap(f -> f.evidenceIds().stream())
+                .map(b::byId).flatMap(Optional::stream).anyMatch(Evidence::platform);
     }
 
     private static boolean has(EvidenceBundle b, Diagnosis d, java.util.function.Predicate<Evidence> test) {

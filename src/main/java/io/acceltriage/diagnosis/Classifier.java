@@ -55,7 +55,10 @@ public final class Classifier {
         for (Evidence e : bundle.items()) {
             findingFor(e, readings).ifPresent(findings::add);
         }
+        findings.addAll(kernelRepeats(bundle));
         findings = withRepeatsOnTheDevice(findings);
+        findings = withProvenance(findings, bundle);
+        findings = withWithdrawnDevicesExplained(findings, bundle);
         // Findings of one group are one reason: the strongest of them counts. Different reasons
         // combine as independent evidence (noisy-or).
         Map<String, Finding> strongest = new java.util.LinkedHashMap<>();
@@ -128,6 +131,157 @@ public final class Classifier {
         return out;
     }
 
+    /** Group prefix of a finding saying the node cannot run accelerator work until a person fixes it. */
+    public static final String CANNOT_SERVE = "node-cannot-serve/";
+
+    /** Distinct processes that must hit the same XID on one GPU for it to be the GPU's (NVSentinel's analyzer: twice in 24 h). */
+    static final int REPEAT_PROCESSES = 2;
+    /** How far back kernel XID lines still count towards a repeat. */
+    static final java.time.Duration REPEAT_WINDOW = java.time.Duration.ofHours(24);
+    private static final java.util.regex.Pattern KERNEL_XID_PROCESS =
+            java.util.regex.Pattern.compile("NVRM: Xid \\(PCI:([^)]*)\\): (\\d+), pid=([^,]*), name=([^,]*)");
+
+    /**
+     * The same XID from different processes on one GPU (its PCI address) within the window, as the
+     * platform relays the kernel's lines (node events, node-agent conditions): the GPU, not the apps,
+     * for the codes the catalogue gives a repeating family (NVIDIA's XID 13/31 guidance).
+     */
+    private List<Finding> kernelRepeats(EvidenceBundle b) {
+        Map<String, java.util.Set<String>> processes = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> ids = new java.util.HashMap<>();
+        for (Evidence e : b.items()) {
+            if (!e.platform()) continue;
+            String text = null;
+            String node = null;
+            if (e.fact() instanceof Facts.ClusterEvent ev && "Node".equals(ev.objectKind())) {
+                if (ev.lastSeen() != null && b.at() != null && ev.lastSeen().isBefore(b.at().minus(REPEAT_WINDOW))) continue;
+                text = ev.message();
+                node = ev.objectName();
+            } else if (e.fact() instanceof Facts.NodeCondition c && "True".equals(c.status())) {
+                text = c.message();
+                node = c.node();
+            }
+            if (text == null) continue;
+            java.util.regex.Matcher m = KERNEL_XID_PROCESS.matcher(text);
+            while (m.find()) {
+                String pid = m.group(3).replace("'", "").trim();
+                String name = m.group(4).trim();
+                if (pid.isEmpty() || pid.contains("unknown")) continue;
+                String key = node + "|" + m.group(1).toLowerCase(java.util.Locale.ROOT) + "|" + m.group(2);
+                processes.computeIfAbsent(key, k -> new java.util.LinkedHashSet<>()).add(pid + "/" + name);
+                ids.computeIfAbsent(key, k -> new ArrayList<>()).add(e.id());
+            }
+        }
+        List<Finding> out = new ArrayList<>();
+        processes.forEach((key, procs) -> {
+            if (procs.size() < REPEAT_PROCESSES) return;
+            String[] k = key.split("\\|");
+            int code = Integer.parseInt(k[2]);
+            xids.get(code).filter(x -> x.repeatingFamily() != null).ifPresent(x -> out.add(new Finding(Family.parse(x.repeatingFamily()), 0.85,
+                    "XID " + code + " (" + x.meaning() + ") from " + procs.size() + " different processes on GPU " + k[1] + " of " + k[0]
+                            + " within " + REPEAT_WINDOW.toHours() + " h: the device, not the workloads",
+                    List.copyOf(new LinkedHashSet<>(ids.get(key))), "xid-repeat-" + code, false, false, false, false)));
+        });
+        return out;
+    }
+
+    /** The group of a hardware claim only tenant sources make: it weighs as the workload's own failure or as a hint. */
+    public static final String TENANT_CLAIM = "tenant-claim";
+    /** What a workload's uncorroborated claim of a hardware fault weighs as its own failure. */
+    static final double TENANT_CLAIM_WEIGHT = 0.3;
+
+    /**
+     * Text a tenant controls is not proof about shared hardware. A device finding resting only on
+     * tenant sources (a workload's log, its crashes, events written into its namespace,
+     * a series a look-alike exporter serves) counts for its family only when a platform source (the
+     * exporter DaemonSet's pods, the device plugin's health, node status and conditions, node agents'
+     * events) points the same way. Otherwise a workload that is itself failing while claiming a hardware
+     * fault is read as failing on its own (the application's, for its owners), and any other such claim
+     * is kept as a hint below every threshold, for a person to look at. Infrastructure claims keep
+     * their family (the kubelet writes its pod events where the pod lives, so a tenant's namespace
+     * holds genuine ones too); the planner fences nothing on tenant sources alone either way.
+     */
+    private static List<Finding> withProvenance(List<Finding> findings, EvidenceBundle b) {
+        // With the device metrics unread, a tenant's claim is all there is to go on: it keeps its family
+        // (suspicion, for a person), and the planner fences nothing on it alone.
+        if (b.gaps().stream().anyMatch(g -> g.source() == Source.METRICS)) return findings;
+        java.util.Set<Family> corroborated = java.util.EnumSet.noneOf(Family.class);
+        for (Finding f : findings) {
+            if (f.weight() >= FAULT_THRESHOLD && platform(f, b)) corroborated.add(f.family());
+        }
+        java.util.Set<String> troubled = new java.util.HashSet<>();
+        for (Evidence e : b.items()) {
+            if (e.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent()) troubled.add(c.namespace() + "/" + c.pod());
+        }
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            // Infrastructure claims keep their family (the planner fences nothing on them alone): a tenant cannot
+            // tell a runtime hook from its own failure, while the kubelet writes those events where the pod lives.
+            boolean hardware = f.family() == Family.DEVICE;
+            if (!hardware || corroborated.contains(f.family()) || platform(f, b) || f.evidenceIds().isEmpty()) {
+                out.add(f);
+                continue;
+            }
+            boolean claimantFailing = f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream)
+                    .map(Classifier::podOf).flatMap(Optional::stream).anyMatch(troubled::contains);
+            String claim = f.cause() + ", claimed only by a tenant source while no platform source (exporter, device plugin, node"
+                    + " status, node agents) shows it";
+            out.add(claimantFailing
+                    ? new Finding(Family.APPLICATION, Math.min(f.weight(), TENANT_CLAIM_WEIGHT), claim + ": the workload is failing on its own",
+                            f.evidenceIds(), TENANT_CLAIM, true, false, false, false)
+                    : new Finding(f.family(), Math.min(f.weight(), HISTORY_WEIGHT), claim, f.evidenceIds(), TENANT_CLAIM, true, false,
+                            false, false));
+        }
+        return out;
+    }
+
+    /**
+     * A node advertising none of its accelerators may have lost its device plugin or all its devices.
+     * When a platform source shows a device fault on that same node, the devices are what is gone.
+     */
+    private static List<Finding> withWithdrawnDevicesExplained(List<Finding> findings, EvidenceBundle b) {
+        java.util.Set<String> faulty = new java.util.HashSet<>();
+        for (Finding f : findings) {
+            if (f.family() == Family.DEVICE && f.weight() >= 0.5 && !f.symptom() && platform(f, b)) {
+                f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).map(e -> nodeOfFact(e.fact())).flatMap(Optional::stream)
+                        .forEach(faulty::add);
+            }
+        }
+        if (faulty.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            boolean withdrawn = f.family() == Family.INFRASTRUCTURE && "capacity".equals(f.group()) && f.evidenceIds().stream()
+                    .map(b::byId).flatMap(Optional::stream).anyMatch(e -> e.fact() instanceof Facts.AcceleratorCapacity c && faulty.contains(c.node()));
+            out.add(withdrawn ? new Finding(Family.DEVICE, f.weight(), f.cause().replace("the device plugin is not serving its devices",
+                    "its devices are withdrawn as unhealthy"), f.evidenceIds(), "capacity", false, false, false, false) : f);
+        }
+        return out;
+    }
+
+    /** The node a fact is about, when it names one. */
+    public static Optional<String> nodeOfFact(io.acceltriage.evidence.Fact f) {
+        if (f instanceof Facts.MetricReading m) return Optional.ofNullable(m.node());
+        if (f instanceof Facts.DeviceHealth h) return Optional.ofNullable(h.node());
+        if (f instanceof Facts.AcceleratorCapacity c) return Optional.ofNullable(c.node());
+        if (f instanceof Facts.NodeCondition c) return Optional.ofNullable(c.node());
+        if (f instanceof Facts.DeviceTaint t) return Optional.ofNullable(t.node());
+        if (f instanceof Facts.NodeLabel l) return Optional.ofNullable(l.node());
+        if (f instanceof Facts.SliceHost h) return Optional.ofNullable(h.node());
+        if (f instanceof Facts.ClusterEvent ev && "Node".equals(ev.objectKind())) return Optional.ofNullable(ev.objectName());
+        return Optional.empty();
+    }
+
+    private static boolean platform(Finding f, EvidenceBundle b) {
+        return f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).anyMatch(Evidence::platform);
+    }
+
+    private static Optional<String> podOf(Evidence e) {
+        if (e.fact() instanceof Facts.LogMatch l) return Optional.of(l.namespace() + "/" + l.pod());
+        if (e.fact() instanceof Facts.ClusterEvent ev && "Pod".equals(ev.objectKind())) return Optional.of(ev.namespace() + "/" + ev.objectName());
+        if (e.fact() instanceof Facts.ContainerState c) return Optional.of(c.namespace() + "/" + c.pod());
+        return Optional.empty();
+    }
+
     private Optional<Finding> findingFor(Evidence e, Readings readings) {
         String id = e.id();
         if (e.fact() instanceof Facts.MetricReading m) {
@@ -153,6 +307,12 @@ public final class Classifier {
                 return "True".equals(c.status()) ? Optional.empty() : Optional.of(Finding.of(Family.INFRASTRUCTURE, 0.8,
                         c.node() + " is not ready" + (c.message() == null ? "" : ": " + c.message()), id, "node-ready"));
             }
+            // Node-level health agents (NVSentinel's syslog monitor, Node Problem Detector, the clouds'
+            // agents) relay the kernel's XID lines in their conditions' messages: decoded by the catalogue.
+            if ("True".equals(c.status())) {
+                Optional<Finding> xid = kernelXid(c.message(), c.node(), id).or(() -> agentXid(c.message(), c.node(), id));
+                if (xid.isPresent()) return xid;
+            }
             return cluster.condition(c.type()).filter(s -> "True".equals(c.status()))
                     .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause() + " (" + c.node() + ")", id,
                             "condition-" + c.type()));
@@ -168,6 +328,13 @@ public final class Classifier {
                         "the " + c.role().name().toLowerCase().replace('_', ' ') + " on " + c.node() + " is "
                                 + (c.reason() == null ? "not ready" : c.reason()), id, "node-agent").restartable());
             }
+            if ("waiting".equals(c.state()) && c.reason() != null) {
+                Optional<ClusterSignals.Signal> w = cluster.waiting(c.reason());
+                if (w.isPresent()) {
+                    return Optional.of(Finding.of(Family.parse(w.get().family()), w.get().weight(),
+                            c.namespace() + "/" + c.pod() + ": " + w.get().cause(), id, "waiting-" + c.reason()));
+                }
+            }
             if (c.lastReason() != null) {
                 Optional<ClusterSignals.Signal> t = cluster.termination(c.lastReason());
                 if (t.isPresent()) {
@@ -182,14 +349,21 @@ public final class Classifier {
                     : Optional.empty();
         }
         if (e.fact() instanceof Facts.PodPending p) {
+            Optional<ClusterSignals.Signal> own = p.reason() == null ? Optional.empty() : cluster.event(p.reason(), p.message());
+            if (own.isPresent()) {
+                return Optional.of(Finding.of(Family.parse(own.get().family()), own.get().weight(), own.get().cause() + ": "
+                        + p.namespace() + "/" + p.pod() + " (" + p.message() + ")", id, "pending-" + p.reason()));
+            }
             return cluster.event("FailedScheduling", p.message())
                     .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause(), id, "pending").asSymptom());
         }
         if (e.fact() instanceof Facts.ClusterEvent ev) {
             Optional<Finding> found = kernelXid(ev.message(), ev.objectName(), id)
                     .or(() -> cluster.event(ev.reason(), ev.message())
-                            .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause(), id, "event-" + ev.reason())));
-            boolean stale = ev.lastSeen() != null && readings.at() != null
+                            .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause() + ("Node".equals(ev.objectKind())
+                                    ? " (" + ev.objectName() + ")" : ""), id, (s.fences() ? CANNOT_SERVE : "") + "event-" + ev.reason())));
+            boolean holds = cluster.event(ev.reason(), ev.message()).map(ClusterSignals.Signal::holds).orElse(false);
+            boolean stale = !holds && ev.lastSeen() != null && readings.at() != null
                     && ev.lastSeen().isBefore(readings.at().minus(STALE_EVENT));
             // An event long before the alert is history: it may explain a pattern, not this incident.
             return stale ? found.map(f -> new Finding(f.family(), Math.min(f.weight(), HISTORY_WEIGHT), f.cause() + " (last seen "
@@ -206,6 +380,18 @@ public final class Classifier {
                 return s.remedy() == SignatureCatalogue.Remedy.RESTART ? f.restartable() : f;
             });
         }
+        if (e.fact() instanceof Facts.NodeLabel l) {
+            return cluster.nodeLabel(l.key(), l.value()).map(s -> Finding.of(Family.parse(s.family()), s.weight(),
+                    s.cause() + " (" + l.node() + " " + l.key() + "=" + l.value() + ")", id, (s.fences() ? CANNOT_SERVE : "") + "label-" + l.key()));
+        }
+        if (e.fact() instanceof Facts.SliceHost h) {
+            // One host short of chips while the slice's other hosts have all theirs: that host's hardware,
+            // not the device plugin everywhere (a rollout hits every host alike).
+            boolean alone = h.allocatable() < h.capacity() && h.hosts() > 1 && h.wholeHosts() == h.hosts() - 1;
+            return alone ? Optional.of(Finding.of(Family.DEVICE, 0.8, h.node() + " advertises " + h.allocatable() + " of " + h.capacity() + " "
+                    + h.resource() + " while the other " + h.wholeHosts() + " hosts of slice pool " + h.pool() + " have all theirs: the host"
+                    + " lost its chips, and the slice recovers only as a whole", id, "slice-host")) : Optional.empty();
+        }
         if (e.fact() instanceof Facts.DeviceTaint t) {
             boolean enforced = "NoSchedule".equals(t.effect()) || "NoExecute".equals(t.effect());
             return Optional.of(Finding.of(Family.DEVICE, enforced ? 0.6 : 0.3,
@@ -220,10 +406,57 @@ public final class Classifier {
      */
     private Optional<Finding> kernelXid(String text, String where, String id) {
         if (text == null) return Optional.empty();
+        // A node agent may relay several kernel lines in one message (NVSentinel joins them with ';'):
+        // the strongest says what the node needs.
         java.util.regex.Matcher m = KERNEL_XID.matcher(text);
-        if (!m.find()) return Optional.empty();
-        int code = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
-        return xids.get(code).map(x -> xidFinding(x, true, where, id));
+        Finding best = null;
+        while (m.find()) {
+            int code = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
+            int next = text.indexOf(';', m.end());
+            String rest = text.substring(m.end(), next < 0 ? text.length() : next);
+            Optional<Finding> f = xids.get(code).map(x -> code == RECOVERY_XID ? recoveryFinding(x, rest, where, id)
+                    : xidFinding(x, true, where, id));
+            if (f.isPresent() && (best == null || f.get().weight() > best.weight())) best = f.get();
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /**
+     * An XID a node agent names without the kernel's line ("ErrorCode:79 …" as NVSentinel writes it,
+     * "XID 48 …", "Xid: 79"): decoded by the catalogue, the strongest counting.
+     */
+    private Optional<Finding> agentXid(String text, String where, String id) {
+        if (text == null) return Optional.empty();
+        java.util.regex.Matcher m = AGENT_XID.matcher(text);
+        Finding best = null;
+        while (m.find()) {
+            int code = Integer.parseInt(m.group(1));
+            Optional<Finding> f = xids.get(code).map(x -> xidFinding(x, true, where, id));
+            if (f.isPresent() && (best == null || f.get().weight() > best.weight())) best = f.get();
+        }
+        return Optional.ofNullable(best);
+    }
+
+    private static final java.util.regex.Pattern AGENT_XID =
+            java.util.regex.Pattern.compile("(?i)(?:\\bErrorCode:|\\bXID(?:\\s+error)?[\\s:=#]+)(\\d{2,3})\\b");
+
+    /** XID 154: the driver's recovery-action flag for earlier XIDs, followed as the catalogue says. */
+    static final int RECOVERY_XID = 154;
+    private static final java.util.regex.Pattern RECOVERY_FLAG =
+            java.util.regex.Pattern.compile("recovery action changed from 0x[0-9a-fA-F]+(?: \\([^)]*\\))? to 0x([0-9a-fA-F]+)");
+
+    private Finding recoveryFinding(XidCatalogue.Xid x, String text, String where, String id) {
+        java.util.regex.Matcher m = RECOVERY_FLAG.matcher(text);
+        if (!m.find()) return xidFinding(x, true, where, id);
+        int flag = Integer.parseInt(m.group(1), 16);
+        Optional<XidCatalogue.RecoveryAction> action = xids.recovery(flag);
+        if (action.isEmpty()) return xidFinding(x, true, where, id);
+        if (!action.get().fatal()) {
+            return Finding.of(Family.DEVICE, HISTORY_WEIGHT, "XID 154 on " + where + ": the driver needs no recovery action (flag 0x"
+                    + m.group(1) + ")", id, "xid-154").degrading();
+        }
+        return Finding.of(Family.DEVICE, 0.9, "XID 154 on " + where + ": the driver requires " + action.get().action()
+                + " before the GPU can be used again (flag 0x" + m.group(1) + ")", id, "xid-154");
     }
 
     private static final java.util.regex.Pattern KERNEL_XID =

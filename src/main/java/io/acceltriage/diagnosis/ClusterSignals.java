@@ -7,9 +7,28 @@ import java.util.regex.Pattern;
 
 /** What {@code knowledge/cluster-signals.yaml} says node conditions, events and terminations suggest. */
 public record ClusterSignals(List<Signal> nodeConditions, List<Signal> events, List<String> unhealthyStates,
-        List<Signal> terminations) {
+        List<Signal> terminations, List<Signal> waitingReasons, List<Signal> nodeLabels) {
 
-    public record Signal(String type, String reason, String pattern, String family, double weight, String cause) {
+    public ClusterSignals {
+        waitingReasons = waitingReasons == null ? List.of() : waitingReasons;
+        nodeLabels = nodeLabels == null ? List.of() : nodeLabels;
+    }
+
+    /**
+     * {@code cannotServe}: the node cannot run accelerator work until a person fixes it.
+     * {@code persistent}: the event reports a state that holds until someone changes it (a unit that
+     * failed stays failed and says so once), so its age does not make it history.
+     */
+    public record Signal(String type, String reason, String pattern, String family, double weight, String cause,
+            Boolean cannotServe, Boolean persistent) {
+        boolean fences() {
+            return Boolean.TRUE.equals(cannotServe);
+        }
+
+        boolean holds() {
+            return Boolean.TRUE.equals(persistent);
+        }
+
         boolean matchesMessage(String message) {
             return pattern == null || (message != null && Pattern.compile(pattern).matcher(message).find());
         }
@@ -25,6 +44,15 @@ public record ClusterSignals(List<Signal> nodeConditions, List<Signal> events, L
 
     Optional<Signal> event(String reason, String message) {
         return events.stream().filter(s -> s.reason().equals(reason) && s.matchesMessage(message)).findFirst();
+    }
+
+    Optional<Signal> waiting(String reason) {
+        return waitingReasons.stream().filter(s -> s.reason().equals(reason)).findFirst();
+    }
+
+    /** What a node label's value says (the label's key is the signal's {@code type}, its value is matched by {@code pattern}). */
+    Optional<Signal> nodeLabel(String key, String value) {
+        return nodeLabels.stream().filter(s -> s.type().equals(key) && s.matchesMessage(value)).findFirst();
     }
 
     Optional<Signal> termination(String reason) {

@@ -16,9 +16,18 @@ public final class XidCatalogue {
         }
     }
 
-    record File(List<Xid> xids) {}
+    /** A value of XID 154's recovery-action flag and whether it takes the GPU out of service until done. */
+    public record RecoveryAction(int flag, String action, boolean fatal) {}
+
+    record File(List<Xid> xids, List<RecoveryAction> recoveryActions) {}
 
     private final Map<Integer, Xid> byCode = new HashMap<>();
+    private final Map<Integer, RecoveryAction> recovery = new HashMap<>();
+
+    XidCatalogue(List<Xid> xids, List<RecoveryAction> recoveryActions) {
+        this(xids);
+        if (recoveryActions != null) recoveryActions.forEach(r -> recovery.put(r.flag(), r));
+    }
 
     XidCatalogue(List<Xid> xids) {
         for (Xid x : xids) {
@@ -30,7 +39,13 @@ public final class XidCatalogue {
     }
 
     public static XidCatalogue load() {
-        return new XidCatalogue(DataFiles.resource("knowledge/xid.yaml", File.class).xids());
+        File f = DataFiles.resource("knowledge/xid.yaml", File.class);
+        return new XidCatalogue(f.xids(), f.recoveryActions());
+    }
+
+    /** What a value of XID 154's recovery-action flag asks for. */
+    public Optional<RecoveryAction> recovery(int flag) {
+        return Optional.ofNullable(recovery.get(flag));
     }
 
     public Optional<Xid> get(int code) {

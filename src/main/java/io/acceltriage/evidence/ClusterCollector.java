@@ -46,6 +46,8 @@ import java.util.concurrent.Executor;
 final class ClusterCollector {
 
     private static final int MAX_PENDING = 5;
+    /** The taint a cordoned node carries. */
+    static final String UNSCHEDULABLE = "node.kubernetes.io/unschedulable";
     private static final int MAX_FOCUS_PODS = 16;
     private static final int MAX_METRIC_NODES = 8;
     private static final ResourceDefinitionContext RESOURCE_SLICES = new ResourceDefinitionContext.Builder()
@@ -140,6 +142,14 @@ final class ClusterCollector {
         CompletableFuture<List<Pod>> podsOnNode = async(() -> theNode == null ? List.<Pod>of()
                 : client.pods().inAnyNamespace().withField("spec.nodeName", theNode).list().getItems());
 
+        // A workload's other nodes: a fault on one member's node stalls the whole gang or takes a replica
+        // down, so each node the workload runs on is read as the subject's own node is.
+        Map<String, CompletableFuture<Node>> memberNodeReads = new LinkedHashMap<>();
+        if (subject.kind() == Subject.Kind.WORKLOAD) {
+            for (String n : metricNodes) {
+                if (!n.equals(theNode)) memberNodeReads.put(n, async(() -> client.nodes().withName(n).get()));
+            }
+        }
         Node node = join(nodeRead);
         String pool = null;
         boolean cordoned = false;
@@ -151,6 +161,32 @@ final class ClusterCollector {
             cordoned = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
             observeNode(node, pool, obs);
             observeDeviceTaints(nodeName, join(slices), obs);
+        }
+
+        List<String> memberNodes = new ArrayList<>();
+        for (Map.Entry<String, CompletableFuture<Node>> m : memberNodeReads.entrySet()) {
+            Node member = join(m.getValue());
+            if (member == null) continue;
+            memberNodes.add(m.getKey());
+            observeNode(member, knowledge.poolOf(labels(member)), obs);
+        }
+
+        List<Node> readNodes = new ArrayList<>();
+        if (node != null) readNodes.add(node);
+        for (Map.Entry<String, CompletableFuture<Node>> m : memberNodeReads.entrySet()) {
+            Node member = join(m.getValue());
+            if (member != null) readNodes.add(member);
+        }
+        // Both only add to the picture: when the API server fails them, the rest of the view stands.
+        try {
+            observeSlices(readNodes, obs);
+        } catch (KubernetesClientException e) {
+            gaps.add(new Gap(Source.CLUSTER, "slice hosts unreadable: " + apiFailure(e)));
+        }
+        try {
+            observeUnsatisfiable(focus, obs);
+        } catch (KubernetesClientException e) {
+            gaps.add(new Gap(Source.CLUSTER, "node capacities unreadable: " + apiFailure(e)));
         }
 
         Map<String, Pod> pods = new LinkedHashMap<>();
@@ -197,11 +233,22 @@ final class ClusterCollector {
                     p.getSpec().getNodeName(), role, acceleratorsRequested(p), top == null || role.nodeAgent() ? null : top.ref(),
                     firstImage(p), controller != null));
         }
-        observePendingAcceleratorPods(pods.keySet(), orGap(pending, Source.CLUSTER, "pending pods", gaps), obs);
+        observePendingAcceleratorPods(pods.keySet(), orGap(pending, Source.CLUSTER, "pending pods", gaps), owners, obs);
 
         List<Workload> workloads = workloadsOf(placements, owners, namespacePods);
-        observeEvents(nodeName, pods.values(), workloads, orGap(events, Source.EVENTS, "events", gaps), obs);
-        return new ClusterView(nodeName, pool, cordoned, metricNodes, obs, placements, workloads, logs, gaps);
+        // Where the platform writes: its own namespaces and those of the node agents' DaemonSet pods.
+        Set<String> platformNamespaces = new java.util.HashSet<>(knowledge.platformNamespaces());
+        Map<String, Set<String>> exporterAddresses = new HashMap<>();
+        for (Pod p : pods.values()) {
+            PodRole role = roles.get(ref(p));
+            if (role == null || !role.nodeAgent()) continue;
+            platformNamespaces.add(p.getMetadata().getNamespace());
+            if (role == PodRole.EXPORTER && p.getStatus() != null && p.getStatus().getPodIP() != null && p.getSpec().getNodeName() != null) {
+                exporterAddresses.computeIfAbsent(p.getSpec().getNodeName(), k -> new LinkedHashSet<>()).add(p.getStatus().getPodIP());
+            }
+        }
+        observeEvents(nodeName, memberNodes, pods.values(), workloads, orGap(events, Source.EVENTS, "events", gaps), platformNamespaces, obs);
+        return new ClusterView(nodeName, pool, cordoned, metricNodes, obs, placements, workloads, logs, gaps, exporterAddresses);
     }
 
     /** Pods of a workload subject ("deployment/name", "jobset/name", …): their top owner or their controller is it. */
@@ -260,6 +307,11 @@ final class ClusterCollector {
                     name + " " + resource + ": capacity " + cap + ", allocatable " + alloc + (exp != cap ? ", expected " + exp : ""),
                     new Facts.AcceleratorCapacity(name, pool, resource, cap, alloc, exp)));
         }
+        for (String l : knowledge.watchedNodeLabels()) {
+            if (labels.containsKey(l)) {
+                obs.add(new Observation(Source.CLUSTER, name + " label " + l + "=" + labels.get(l), new Facts.NodeLabel(name, l, labels.get(l))));
+            }
+        }
         for (NodeCondition c : orEmpty(node.getStatus().getConditions())) {
             boolean ready = "Ready".equals(c.getType());
             if (ready || "True".equals(c.getStatus())) {
@@ -268,10 +320,88 @@ final class ClusterCollector {
                         new Facts.NodeCondition(name, c.getType(), c.getStatus(), c.getReason(), c.getMessage())));
             }
         }
+        boolean unschedulableTaint = orEmpty(node.getSpec().getTaints()).stream().anyMatch(t -> UNSCHEDULABLE.equals(t.getKey()));
+        if (Boolean.TRUE.equals(node.getSpec().getUnschedulable()) && !unschedulableTaint) {
+            // A cordoned node: the node lifecycle controller adds this taint; say so where it has not yet.
+            obs.add(new Observation(Source.CLUSTER, name + " cordoned (spec.unschedulable)",
+                    new Facts.NodeTaint(name, UNSCHEDULABLE, null, "NoSchedule")));
+        }
         for (Taint t : orEmpty(node.getSpec().getTaints())) {
             obs.add(new Observation(Source.CLUSTER, name + " taint " + t.getKey() + (t.getValue() == null ? "" : "=" + t.getValue())
                     + ":" + t.getEffect(), new Facts.NodeTaint(name, t.getKey(), t.getValue(), t.getEffect())));
         }
+    }
+
+    /**
+     * The hosts of each multi-host slice the read nodes belong to (a TPU slice is one node pool): a host
+     * short of accelerators is named with how many of its slice's hosts have all of theirs.
+     */
+    private void observeSlices(List<Node> nodes, List<Observation> obs) {
+        Set<String> seen = new LinkedHashSet<>();
+        for (Node n : nodes) {
+            Map<String, String> labels = labels(n);
+            String topology = knowledge.sliceLabels().stream().filter(labels::containsKey).map(labels::get).findFirst().orElse(null);
+            String poolLabel = knowledge.slicePoolLabelOf(labels);
+            if (topology == null || poolLabel == null || !seen.add(poolLabel + "=" + labels.get(poolLabel)) || seen.size() > 4) continue;
+            String pool = labels.get(poolLabel);
+            String resource = defaultResource(labels);
+            List<Node> hosts = client.nodes().withLabel(poolLabel, pool).list().getItems();
+            int whole = 0;
+            List<Node> short_ = new ArrayList<>();
+            for (Node h : hosts) {
+                int cap = amount(orEmpty(h.getStatus().getCapacity()).get(resource));
+                int alloc = amount(orEmpty(h.getStatus().getAllocatable()).get(resource));
+                if (cap > 0 && alloc >= cap) whole++;
+                else short_.add(h);
+            }
+            for (Node h : short_) {
+                int cap = amount(orEmpty(h.getStatus().getCapacity()).get(resource));
+                int alloc = amount(orEmpty(h.getStatus().getAllocatable()).get(resource));
+                String hn = h.getMetadata().getName();
+                obs.add(new Observation(Source.CLUSTER, "slice pool " + pool + " (" + topology + "): " + hn + " advertises " + alloc + " of " + cap
+                        + " " + resource + "; " + whole + " of " + hosts.size() + " hosts have all theirs",
+                        new Facts.SliceHost(hn, pool, topology, resource, cap, alloc, hosts.size(), whole)));
+            }
+        }
+    }
+
+    /**
+     * A pending pod asking one node for more of an accelerator than any node has can never be
+     * scheduled (extended resources must fit one node): the workload's configuration, not capacity.
+     */
+    private void observeUnsatisfiable(List<Pod> focus, List<Observation> obs) {
+        List<Pod> pendingAccel = focus.stream().filter(p -> p.getStatus() != null && "Pending".equals(p.getStatus().getPhase())
+                && acceleratorsRequested(p) > 0).toList();
+        if (pendingAccel.isEmpty()) return;
+        Map<String, Integer> largest = new HashMap<>();
+        for (Node n : client.nodes().list().getItems()) {
+            for (String r : knowledge.acceleratorResources()) {
+                largest.merge(r, amount(orEmpty(n.getStatus().getAllocatable()).get(r)), Math::max);
+            }
+        }
+        for (Pod p : pendingAccel) {
+            for (String r : knowledge.acceleratorResources()) {
+                int asked = requested(p, r);
+                int most = largest.getOrDefault(r, 0);
+                if (asked > 0 && asked > most) {
+                    obs.add(new Observation(Source.CLUSTER, ref(p) + " pending: requests " + asked + " " + r + ", the largest node offers " + most,
+                            new Facts.PodPending(p.getMetadata().getNamespace(), p.getMetadata().getName(), "RequestExceedsEveryNode",
+                                    "requests " + asked + " " + r + " in one pod; the largest node offers " + most)));
+                    break;
+                }
+            }
+        }
+    }
+
+    private int requested(Pod p, String resource) {
+        int n = 0;
+        for (var c : orEmpty(p.getSpec().getContainers())) {
+            if (c.getResources() == null) continue;
+            Map<String, Quantity> limits = new HashMap<>(orEmpty(c.getResources().getRequests()));
+            limits.putAll(orEmpty(c.getResources().getLimits()));
+            n += amount(limits.get(resource));
+        }
+        return n;
     }
 
     /** The resource a node's labels point at when it advertises none (a plugin that lost its devices). */
@@ -378,29 +508,40 @@ final class ClusterCollector {
     }
 
     private void observePending(Pod p, List<Observation> obs) {
+        observePending(p, null, obs);
+    }
+
+    private void observePending(Pod p, String workload, List<Observation> obs) {
         for (PodCondition c : orEmpty(p.getStatus().getConditions())) {
             if ("PodScheduled".equals(c.getType()) && "False".equals(c.getStatus())) {
-                obs.add(new Observation(Source.CLUSTER, ref(p) + " pending: " + c.getReason() + ": " + c.getMessage(),
-                        new Facts.PodPending(p.getMetadata().getNamespace(), p.getMetadata().getName(), c.getReason(), c.getMessage())));
+                obs.add(new Observation(Source.CLUSTER, ref(p) + " pending: " + c.getReason() + ": " + c.getMessage()
+                        + (workload == null ? "" : " [" + workload + "]"),
+                        new Facts.PodPending(p.getMetadata().getNamespace(), p.getMetadata().getName(), c.getReason(), c.getMessage(),
+                                workload)));
             }
         }
     }
 
     /** A few accelerator pods the scheduler cannot place: the symptom of capacity that went missing. */
-    private void observePendingAcceleratorPods(Set<String> seen, List<Pod> pending, List<Observation> obs) {
+    private void observePendingAcceleratorPods(Set<String> seen, List<Pod> pending, Owners owners, List<Observation> obs) {
         int n = 0;
         for (Pod p : pending) {
             if (n >= MAX_PENDING) break;
             if (!"Pending".equals(p.getStatus().getPhase()) || seen.contains(ref(p)) || acceleratorsRequested(p) == 0) continue;
             int before = obs.size();
-            observePending(p, obs);
+            // Whose pod waits: a serving workload whose own new replica cannot be placed has no room to move into.
+            OwnerReference c = controllerOf(p);
+            Owner top = c == null ? null : owners.top(p.getMetadata().getNamespace(), c);
+            observePending(p, top == null ? null : top.ref(), obs);
             if (obs.size() > before) n++;
         }
     }
 
-    private void observeEvents(String node, Iterable<Pod> pods, List<Workload> workloads, List<Event> events, List<Observation> obs) {
+    private void observeEvents(String node, List<String> memberNodes, Iterable<Pod> pods, List<Workload> workloads, List<Event> events,
+            Set<String> platformNamespaces, List<Observation> obs) {
         Set<String> names = new LinkedHashSet<>();
         if (node != null) names.add("Node/" + node);
+        for (String n : memberNodes) names.add("Node/" + n);
         for (Pod p : pods) names.add("Pod/" + p.getMetadata().getName());
         for (Workload w : workloads) names.add(w.kind() + "/" + w.name());
         for (Observation o : obs) {
@@ -410,11 +551,17 @@ final class ClusterCollector {
             var io = e.getInvolvedObject();
             if (io == null || !names.contains(io.getKind() + "/" + io.getName())) continue;
             int count = e.getCount() == null ? 1 : e.getCount();
+            // Who wrote it is told by where it was written: a workload may write events into its own
+            // namespace naming any component and any object, the Node included; only the platform
+            // writes into the platform's namespaces.
+            String writtenIn = e.getMetadata() == null ? null : e.getMetadata().getNamespace();
+            Trust trust = writtenIn == null || writtenIn.isEmpty() || platformNamespaces.contains(writtenIn) ? Trust.PLATFORM : Trust.TENANT;
+            boolean foreign = trust == Trust.TENANT && "Node".equals(io.getKind());
             obs.add(new Observation(Source.EVENTS, io.getKind() + " " + (io.getNamespace() == null ? "" : io.getNamespace() + "/")
                     + io.getName() + ": " + e.getType() + " " + e.getReason() + ": " + abbreviate(e.getMessage())
-                    + (count > 1 ? " (x" + count + ")" : ""),
+                    + (count > 1 ? " (x" + count + ")" : "") + (foreign ? " [written in namespace " + writtenIn + ", not by a node agent]" : ""),
                     new Facts.ClusterEvent(io.getNamespace(), io.getKind(), io.getName(), e.getType(), e.getReason(),
-                            abbreviate(e.getMessage()), count, lastSeen(e))));
+                            abbreviate(e.getMessage()), count, lastSeen(e)), trust, null));
         }
     }
 

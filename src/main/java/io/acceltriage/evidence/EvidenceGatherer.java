@@ -66,7 +66,7 @@ public final class EvidenceGatherer {
             gaps.add(new Gap(Source.CLUSTER, "cluster state unreadable: " + ClusterCollector.apiFailure(e)));
             String node = subject.kind() == Subject.Kind.NODE ? subject.name() : null;
             view = new ClusterView(node, null, false, node == null ? List.of() : List.of(node),
-                    List.of(), List.of(), List.of(), List.of(), List.of());
+                    List.of(), List.of(), List.of(), List.of(), List.of(), Map.of());
             logFutures.clear(); // the view that asked for them is gone: read nothing it does not name
         }
         gaps.addAll(view.gaps());
@@ -84,7 +84,7 @@ public final class EvidenceGatherer {
         for (int i = 0; i < metricFutures.size(); i++) {
             try {
                 MetricsCollector.Result m = metricFutures.get(i).join();
-                observations.addAll(m.observations());
+                for (Observation o : m.observations()) observations.add(provenance(o, view));
                 consulted.add("metrics: " + m.samplesRead() + " device samples of " + metricNodes.get(i));
             } catch (CompletionException e) {
                 Throwable cause = e.getCause();
@@ -102,11 +102,31 @@ public final class EvidenceGatherer {
 
         List<Evidence> items = new ArrayList<>(observations.size());
         for (Observation o : observations) {
-            items.add(new Evidence("E" + (items.size() + 1), o.source(), o.summary(), o.fact()));
+            items.add(new Evidence("E" + (items.size() + 1), o.source(), o.summary(), o.fact(), o.trust()));
         }
         return new EvidenceBundle(subject, at, node, view.pool(), view.nodeCordoned(), items, view.pods(), view.workloads(),
                 gaps, consulted);
     }
+
+    /**
+     * A device series is the platform's only when the exporter DaemonSet's own pod served it: where the
+     * cluster view knows that pod's address on the node, a series scraped from any other address (a
+     * look-alike pod, a tenant's ServiceMonitor with honorLabels) is the tenant's.
+     */
+    private static Observation provenance(Observation o, ClusterView view) {
+        if (!(o.fact() instanceof Facts.MetricReading m) || o.origin() == null) return o;
+        java.util.Set<String> exporters = view.exporterAddresses().getOrDefault(m.node(), java.util.Set.of());
+        if (exporters.isEmpty()) return o;
+        String origin = o.origin();
+        String host = origin.startsWith("[") ? origin.substring(1, Math.max(1, origin.indexOf(']')))      // [v6]:port
+                : origin.indexOf(':') == origin.lastIndexOf(':') ? origin.replaceFirst(":\\d+$", "") : origin; // v4:port, bare v6
+        // Only an address can be told from the exporter pods' addresses (a relabelled instance names anything).
+        if (!IP.matcher(host).matches()) return o;
+        return exporters.contains(host) ? o
+                : o.withTrust(Trust.TENANT, "(served from " + o.origin() + ", not by the exporter DaemonSet's pod on " + m.node() + ")");
+    }
+
+    private static final java.util.regex.Pattern IP = java.util.regex.Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}|[0-9a-fA-F:]*:[0-9a-fA-F:]+");
 
     private MetricsCollector.Result readMetrics(String node) {
         try {

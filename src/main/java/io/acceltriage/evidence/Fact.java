@@ -16,7 +16,9 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = Facts.ClusterEvent.class, name = "event"),
         @JsonSubTypes.Type(value = Facts.LogMatch.class, name = "log"),
         @JsonSubTypes.Type(value = Facts.DeviceTaint.class, name = "device-taint"),
+        @JsonSubTypes.Type(value = Facts.NodeLabel.class, name = "node-label"),
+        @JsonSubTypes.Type(value = Facts.SliceHost.class, name = "slice-host"),
 })
 public sealed interface Fact permits Facts.MetricReading, Facts.AcceleratorCapacity, Facts.NodeCondition,
         Facts.NodeTaint, Facts.DeviceHealth, Facts.ContainerState, Facts.PodPending, Facts.ClusterEvent,
-        Facts.LogMatch, Facts.DeviceTaint {}
+        Facts.LogMatch, Facts.DeviceTaint, Facts.NodeLabel, Facts.SliceHost {}

@@ -29,7 +29,12 @@ public final class Facts {
             String state, String reason, int restarts, Integer lastExitCode, String lastReason, boolean ready)
             implements Fact {}
 
-    public record PodPending(String namespace, String pod, String reason, String message) implements Fact {}
+    /** A pod the scheduler has not placed; {@code workload} its top owner's {@code namespace/name} when known. */
+    public record PodPending(String namespace, String pod, String reason, String message, String workload) implements Fact {
+        public PodPending(String namespace, String pod, String reason, String message) {
+            this(namespace, pod, reason, message, null);
+        }
+    }
 
     /** A Kubernetes event; {@code lastSeen} may be null when the event carries no time. */
     public record ClusterEvent(String namespace, String objectKind, String objectName, String type, String reason,
@@ -41,6 +46,16 @@ public final class Facts {
      */
     public record LogMatch(String namespace, String pod, String container, boolean previous, PodRole role,
             String signature, String line) implements Fact {}
+
+    /** A node label a node agent sets to report state (the MIG manager's {@code nvidia.com/mig.config.state}, …). */
+    public record NodeLabel(String node, String key, String value) implements Fact {}
+
+    /**
+     * One host of a multi-host slice (its node pool) short of accelerators, beside how many of the
+     * slice's hosts advertise all of theirs: a slice fails and recovers as one unit.
+     */
+    public record SliceHost(String node, String pool, String topology, String resource, int capacity, int allocatable,
+            int hosts, int wholeHosts) implements Fact {}
 
     /** DRA ResourceSlice device taint (KEP-5055). */
     public record DeviceTaint(String node, String device, String key, String value, String effect) implements Fact {}

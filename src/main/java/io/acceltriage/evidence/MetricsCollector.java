@@ -44,7 +44,8 @@ final class MetricsCollector {
                     + format(s.value()) + (previous == null ? "" : " (10 min ago " + format(previous) + ")")
                     + (held ? " [" + s.label("namespace") + "/" + s.label("pod") + "]" : ""),
                     new Facts.MetricReading(node, device, s.label("UUID"), blankToNull(s.label("namespace")),
-                            blankToNull(s.label("pod")), s.name(), s.value(), previous, blankToNull(s.label("xid")))));
+                            blankToNull(s.label("pod")), s.name(), s.value(), previous, blankToNull(s.label("xid"))),
+                    null, blankToNull(s.label("instance"))));
         }
         return new Result(out, samples.now().size());
     }

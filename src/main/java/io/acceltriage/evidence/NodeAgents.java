@@ -6,7 +6,15 @@ import java.util.Map;
 
 /** What {@code knowledge/node-agents.yaml} says about accelerator resources, pools and node agents. */
 public record NodeAgents(List<String> acceleratorResources, List<String> expectedCountLabels,
-        List<String> acceleratorNodeLabels, List<String> poolLabels, List<Agent> agents) {
+        List<String> acceleratorNodeLabels, List<String> poolLabels, List<Agent> agents, List<String> platformNamespaces,
+        List<String> watchedNodeLabels, List<String> sliceLabels, List<String> slicePoolLabels) {
+
+    public NodeAgents {
+        platformNamespaces = platformNamespaces == null ? List.of() : List.copyOf(platformNamespaces);
+        watchedNodeLabels = watchedNodeLabels == null ? List.of() : List.copyOf(watchedNodeLabels);
+        sliceLabels = sliceLabels == null ? List.of() : List.copyOf(sliceLabels);
+        slicePoolLabels = slicePoolLabels == null ? List.of() : List.copyOf(slicePoolLabels);
+    }
 
     public record Agent(PodRole role, List<String> patterns) {}
 
@@ -27,6 +35,14 @@ public record NodeAgents(List<String> acceleratorResources, List<String> expecte
             }
         }
         return PodRole.WORKLOAD;
+    }
+
+    /** The label that names a multi-host slice's pool on a node, or null. */
+    public String slicePoolLabelOf(Map<String, String> labels) {
+        for (String l : slicePoolLabels.isEmpty() ? poolLabels : slicePoolLabels) {
+            if (labels.containsKey(l)) return l;
+        }
+        return null;
     }
 
     public String poolOf(Map<String, String> labels) {

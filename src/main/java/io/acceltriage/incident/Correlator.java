@@ -23,7 +23,8 @@ import java.util.Set;
 public final class Correlator {
 
     private static final List<String> NODE_LABELS = List.of("node", "kubernetes_node", "Hostname", "hostname", "exported_node");
-    private static final List<String> WORKLOAD_LABELS = List.of("deployment", "statefulset", "jobset", "job_name", "daemonset", "leaderworkerset");
+    private static final List<String> WORKLOAD_LABELS = List.of("deployment", "statefulset", "jobset", "job_name", "daemonset", "leaderworkerset",
+            "pytorchjob", "mpijob", "tfjob", "rayjob", "rayservice", "lws");
 
     /** The open incidents correlation can join, by key. Live: the store, in a transaction; replay: memory. */
     public interface Index {
@@ -98,6 +99,11 @@ public final class Correlator {
 
     private static Filing fileUnder(About about, Index index, boolean fleet) {
         Optional<String> open = index.find(about.keys());
+        if (open.isPresent() && !fleet && secondNode(about, index.subjectOf(open.get()))) {
+            // Another node of the same gang or workload: its own fault, to be assessed, fenced and found by
+            // node on its own, not swallowed by the first node's incident through the workload key.
+            return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, false);
+        }
         if (open.isPresent()) {
             index.addKeys(open.get(), about.keys());
             // A node alert beside a pod's or a gang's names where the fault is: the workers of a gang time
@@ -110,6 +116,12 @@ public final class Correlator {
             return new Filing(open.get(), false, about, fleet);
         }
         return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, fleet);
+    }
+
+    /** A node alert meeting an open incident about a different node, shared only through a workload key. */
+    private static boolean secondNode(About about, Subject open) {
+        return about.subject().kind() == Subject.Kind.NODE && open.kind() == Subject.Kind.NODE
+                && !open.name().equals(about.subject().name()) && !about.keys().contains(About.nodeKey(open.name()));
     }
 
     /** The subject of the fleet incident an alertname's storm joins. */

@@ -81,6 +81,7 @@ public final class SubjectResolver {
     private static String normalKind(String label) {
         return switch (label) {
             case "job_name" -> "job";
+            case "lws" -> "leaderworkerset";
             default -> label.toLowerCase(Locale.ROOT);
         };
     }

@@ -20,6 +20,9 @@ final class Kinds {
             custom("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets", true),
             custom("kubeflow.org", "v1", "PyTorchJob", "pytorchjobs", true),
             custom("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet", "leaderworkersets", true),
+            // The Prometheus operator's scrape targets: fleets scrape their exporters through them.
+            custom("monitoring.coreos.com", "v1", "ServiceMonitor", "servicemonitors", true),
+            custom("monitoring.coreos.com", "v1", "PodMonitor", "podmonitors", true),
             // ResourceSlice has a model class, but the CRUD server only answers discovery for kinds it
             // was told about, and generic clients need that discovery.
             custom("resource.k8s.io", "v1beta1", "ResourceSlice", "resourceslices", false));

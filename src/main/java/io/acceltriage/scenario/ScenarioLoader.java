@@ -37,7 +37,7 @@ public final class ScenarioLoader {
     }
 
     public static Scenario load(Path file) throws IOException {
-        Scenario s = DataFiles.parse(file.toString(), Files.readAllBytes(file), Scenario.class);
+        Scenario s = DataFiles.parse(file.toString(), withAliasesExpanded(Files.readAllBytes(file)), Scenario.class);
         String at = file.toString();
         require(at, "acceltriage.io/v1".equals(s.apiVersion()), "apiVersion must be acceltriage.io/v1");
         require(at, "Scenario".equals(s.kind()), "kind must be Scenario");
@@ -66,6 +66,31 @@ public final class ScenarioLoader {
         }
         return s;
     }
+
+    /**
+     * YAML anchors and aliases ({@code &id1} … {@code *id1}, as PyYAML and other dumpers write shared
+     * values) are valid YAML, but Jackson's YAML parser hands an alias over as the anchor's name. A
+     * document that uses them is expanded first (aliases replaced by copies of their anchored value),
+     * so the objects reach the API server whole. Documents without aliases are read as they are, with
+     * their own line numbers in any error.
+     */
+    static byte[] withAliasesExpanded(byte[] content) {
+        String text = new String(content, java.nio.charset.StandardCharsets.UTF_8);
+        if (!ALIAS.matcher(text).find()) return content;
+        org.yaml.snakeyaml.LoaderOptions loading = new org.yaml.snakeyaml.LoaderOptions();
+        loading.setMaxAliasesForCollections(10_000);
+        loading.setCodePointLimit(Math.max(loading.getCodePointLimit(), text.length() + 1));
+        Object tree = new org.yaml.snakeyaml.Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(loading)).load(text);
+        org.yaml.snakeyaml.DumperOptions dumping = new org.yaml.snakeyaml.DumperOptions();
+        dumping.setDereferenceAliases(true);
+        dumping.setDefaultFlowStyle(org.yaml.snakeyaml.DumperOptions.FlowStyle.BLOCK);
+        dumping.setWidth(Integer.MAX_VALUE);
+        dumping.setSplitLines(false);
+        return new org.yaml.snakeyaml.Yaml(dumping).dump(tree).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** An alias node: {@code *name} where a value starts (after a key, a dash or a flow separator). */
+    private static final java.util.regex.Pattern ALIAS = java.util.regex.Pattern.compile("(?m)(?:[:\\-\\[,]\\s+|^\\s*)\\*[A-Za-z0-9_-]+\\s*$|[:\\-\\[,]\\s+\\*[A-Za-z0-9_-]+\\s*[,\\]}]");
 
     private static void require(String file, boolean ok, String reason) {
         if (!ok) throw new DataFiles.InvalidDataFile(file + ": " + reason);

@@ -112,7 +112,7 @@ class RulesPlannerTest {
 
     @Test
     void aDeviceFaultOnAnUnknownNodeFencesNothingAndEscalates() {
-        EvidenceBundle b = Bundles.pod("serve", "llm-0", NODE).deviceHealth("serve", "llm-0", "GPU-5c1e", "Unhealthy").noNode().build();
+        EvidenceBundle b = Bundles.pod("serve", "llm-0", NODE).noNode().deviceHealth("serve", "llm-0", "GPU-5c1e", "Unhealthy").build();
         Diagnosis d = Diagnoses.device("GPU-5c1e held by serve/llm-0 is Unhealthy").because(idOf(b, Facts.DeviceHealth.class), 0.75).build();
 
         Plan p = PLANNER.plan(d, b);
@@ -323,5 +323,141 @@ class RulesPlannerTest {
         EvidenceBundle ctx = Bundles.node(NODE).xid(1, 109).build();
         Plan q = PLANNER.plan(Diagnoses.device("XID 109").because(idOf(ctx, Facts.MetricReading.class), 0.9).build(), ctx);
         assertTrue(of(q, ActionKind.RESET_GPU).isEmpty(), "109 resets only when repeating: " + names(q));
+    }
+
+    // --- provenance ---
+
+    @Test
+    void aDeviceDiagnosisRestingOnlyOnAWorkloadsOwnLogFencesNothingAndEscalates() {
+        EvidenceBundle b = Bundles.pod("chat", "assistant-0", NODE).log("chat", "assistant-0", "gpu-lost", "GPU is lost")
+                .serving("Deployment", "chat", "assistant", 3, 3, "assistant-0").build();
+        Diagnosis d = Diagnoses.device("a GPU fell off the bus").because(idOf(b, Facts.LogMatch.class), 0.85).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertFalse(touchesANode(p), "proposals: " + names(p));
+        assertTrue(of(p, ActionKind.SHIFT_REPLICAS).isEmpty(), "proposals: " + names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("tenant")), "reasons: " + p.escalationReasons());
+    }
+
+    @Test
+    void aDeviceDiagnosisWithAPlatformSourceStillFencesTheNode() {
+        EvidenceBundle b = Bundles.pod("chat", "assistant-0", NODE).log("chat", "assistant-0", "gpu-lost", "GPU is lost")
+                .deviceHealth("chat", "assistant-0", "GPU-2", "Unhealthy").build();
+        Diagnosis d = Diagnoses.device("a GPU fell off the bus").because(idOf(b, Facts.LogMatch.class), 0.85)
+                .because(idOf(b, Facts.DeviceHealth.class), 0.75).build();
+
+        assertEquals(1, of(PLANNER.plan(d, b), ActionKind.CORDON_NODE).size());
+    }
+
+    @Test
+    void anInfrastructureDiagnosisRestingOnlyOnATenantsEventRestartsNoNodeAgent() {
+        EvidenceBundle b = Bundles.pod("ml", "train-0", NODE)
+                .podEvent("ml", "train-0", "UnexpectedAdmissionError", "Allocate failed due to no healthy devices present").build();
+        Diagnosis d = Diagnoses.infrastructure("the kubelet could not allocate the devices").because(idOf(b, Facts.ClusterEvent.class), 0.7)
+                .build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertFalse(touchesANode(p), "proposals: " + names(p));
+    }
+
+    // --- a workload's alert, a fault on one member's node ---
+
+    @Test
+    void aGangAlertWithAFatalXidOnOneMembersNodeCordonsThatNodeAndRestartsTheGangWhole() {
+        EvidenceBundle b = Bundles.node("h100-pt-07").holds(3, "ml", "pretrain-workers-0-2").xid(3, 79)
+                .gang("JobSet", "ml", "pretrain", "pretrain-workers-0-2").noNode().build();
+        Diagnosis d = Diagnoses.device("XID 79 on h100-pt-07 GPU 3").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of("h100-pt-07"), of(p, ActionKind.CORDON_NODE).stream().map(Proposal::target).toList(), "proposals: " + names(p));
+        assertEquals(List.of("ml/pretrain"), of(p, ActionKind.RESTART_GROUP).stream().map(Proposal::target).toList());
+        assertTrue(of(p, ActionKind.RESTART_POD).isEmpty(), "never a member alone: " + names(p));
+    }
+
+    @Test
+    void aServingWorkloadsAlertWithADeviceFaultUnderOneReplicaShiftsItsReplicas() {
+        EvidenceBundle b = Bundles.node("h200-sv-08").holds(6, "inference", "qwen-0").xid(6, 74)
+                .serving("Deployment", "inference", "qwen", 4, 3, "qwen-0").noNode().build();
+        Diagnosis d = Diagnoses.device("XID 74 on h200-sv-08 GPU 6").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(1, of(p, ActionKind.CORDON_NODE).size(), "proposals: " + names(p));
+        assertEquals(List.of("inference/qwen"), of(p, ActionKind.SHIFT_REPLICAS).stream().map(Proposal::target).toList());
+    }
+
+    @Test
+    void anAlreadyCordonedNodeIsNotProposedForCordoningAgain() {
+        EvidenceBundle b = Bundles.node(NODE).cordoned().xid(2, 48).build();
+        Diagnosis d = Diagnoses.device("XID 48 on GPU 2").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(of(p, ActionKind.CORDON_NODE).isEmpty(), "proposals: " + names(p));
+        assertFalse(p.escalationReasons().isEmpty());
+    }
+
+    // --- the node cannot serve (class 11), no room to move (class 7), slices (class 5) ---
+
+    static final io.acceltriage.diagnosis.Classifier RULES = new io.acceltriage.diagnosis.Classifier(
+            io.acceltriage.diagnosis.XidCatalogue.load(), io.acceltriage.evidence.Toolsets.load("tools"),
+            io.acceltriage.evidence.SignatureCatalogue.load(), io.acceltriage.diagnosis.ClusterSignals.load());
+
+    @Test
+    void aNodeWhoseNvidiaKernelTasksHangIsCordoned() {
+        EvidenceBundle b = Bundles.node(NODE).gpus(8, 8)
+                .nodeEvent("TaskHung", "INFO: task nvidia-smi:22817 blocked for more than 120 seconds.", Bundles.AT).build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertEquals(List.of(NODE), of(p, ActionKind.CORDON_NODE).stream().map(Proposal::target).toList(), "proposals: " + names(p));
+        assertTrue(of(p, ActionKind.RESTART_NODE_AGENT).isEmpty(), "a restart of the plugin cannot unwedge the driver: " + names(p));
+    }
+
+    @Test
+    void aServingReplicaIsNotShiftedWhenItsOwnNewReplicaCannotBeScheduled() {
+        EvidenceBundle b = Bundles.node(NODE).holds(0, "ts", "guard-0").dcgm("DCGM_FI_DEV_ROW_REMAP_FAILURE", 0, 1, 0)
+                .serving("Deployment", "ts", "guard", 2, 1, "guard-0")
+                .pending("ts", "guard-1", "Unschedulable", "0/12 nodes are available: 12 Insufficient nvidia.com/gpu.", "ts/guard").build();
+        Diagnosis d = Diagnoses.device("row remapping failed on GPU 0").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(1, of(p, ActionKind.CORDON_NODE).size(), "proposals: " + names(p));
+        assertTrue(of(p, ActionKind.SHIFT_REPLICAS).isEmpty(), "proposals: " + names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("no room")), "reasons: " + p.escalationReasons());
+    }
+
+    @Test
+    void aGangAlertRestartsTheGangWholeWhenOneHostOfItsSliceLostItsChips() {
+        EvidenceBundle b = Bundles.workload("tpu", "jobset/dpo", "tpu-host-3").capacity("google.com/tpu", 4, 0, 4)
+                .sliceHost("tpu-v5p-a", 4, 0, 4, 3).gang("JobSet", "tpu", "dpo").build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertEquals(List.of("tpu-host-3"), of(p, ActionKind.CORDON_NODE).stream().map(Proposal::target).toList(), "proposals: " + names(p));
+        assertEquals(List.of("tpu/dpo"), of(p, ActionKind.RESTART_GROUP).stream().map(Proposal::target).toList());
+    }
+
+    // --- a broken workload is never "no fault" without a page (class 8) ---
+
+    @Test
+    void noFaultFoundForADeploymentWithNoReplicaAvailableStillEscalates() {
+        EvidenceBundle b = Bundles.pod("nlp", "api-0", NODE).serving("Deployment", "nlp", "api", 2, 0, "api-0").build();
+
+        Plan p = PLANNER.plan(Diagnoses.none(), b);
+
+        assertTrue(p.proposals().isEmpty(), "proposals: " + names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("0 of 2")), "reasons: " + p.escalationReasons());
+    }
+
+    @Test
+    void noFaultFoundForAHealthyWorkloadDoesNotPage() {
+        EvidenceBundle b = Bundles.pod("nlp", "api-0", NODE).serving("Deployment", "nlp", "api", 2, 2, "api-0").build();
+
+        assertTrue(PLANNER.plan(Diagnoses.none(), b).escalationReasons().isEmpty());
     }
 }

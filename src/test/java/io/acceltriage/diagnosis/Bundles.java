@@ -64,6 +64,11 @@ public final class Bundles {
         return new Bundles(Subject.pod(namespace, pod), node);
     }
 
+    /** An incident about a workload ({@code kindName} as "jobset/name"), whose node is {@code node} (null: spread). */
+    public static Bundles workload(String namespace, String kindName, String node) {
+        return new Bundles(new Subject(Subject.Kind.WORKLOAD, namespace, kindName), node);
+    }
+
     /** The node could not be told (a pod gone, a workload spread over many nodes). */
     public Bundles noNode() {
         this.node = null;
@@ -173,6 +178,28 @@ public final class Bundles {
         return container(namespace, pod, "main", PodRole.WORKLOAD, "waiting", "CrashLoopBackOff", 3, exitCode, lastReason, false);
     }
 
+    /** A workload container that has not started and waits for {@code reason} (ImagePullBackOff, …). */
+    public Bundles podWaiting(String namespace, String pod, String reason) {
+        return container(namespace, pod, "main", PodRole.WORKLOAD, "waiting", reason, 0, null, null, false);
+    }
+
+    /** A pod the scheduler has not placed, of workload {@code workload} ("namespace/name", or null). */
+    public Bundles pending(String namespace, String pod, String reason, String message, String workload) {
+        return add(Source.CLUSTER, namespace + "/" + pod + " pending: " + reason + ": " + message,
+                new Facts.PodPending(namespace, pod, reason, message, workload));
+    }
+
+    /** A node label a node agent set. */
+    public Bundles nodeLabel(String key, String value) {
+        return add(Source.CLUSTER, node + " label " + key + "=" + value, new Facts.NodeLabel(node, key, value));
+    }
+
+    /** This node as one host of slice pool {@code pool}: its chips, and how many of the slice's hosts have all theirs. */
+    public Bundles sliceHost(String pool, int capacity, int allocatable, int hosts, int wholeHosts) {
+        return add(Source.CLUSTER, "slice pool " + pool + ": " + node + " advertises " + allocatable + " of " + capacity + " google.com/tpu",
+                new Facts.SliceHost(node, pool, "4x4", "google.com/tpu", capacity, allocatable, hosts, wholeHosts));
+    }
+
     /** A node agent (device plugin, exporter, driver) in CrashLoopBackOff. */
     public Bundles agentCrashLooping(PodRole role, String namespace, String pod) {
         return container(namespace, pod, role.name().toLowerCase().replace('_', '-'), role, "waiting", "CrashLoopBackOff", 9, 1, "Error",
@@ -196,6 +223,22 @@ public final class Bundles {
     /** A kernel XID line as Node Problem Detector relays it, as a node event at the time of the alert. */
     public Bundles kernelXid(int code, String detail) {
         return nodeEvent("XidError", "NVRM: Xid (PCI:0000:3b:00): " + code + ", pid=4242, name=python, " + detail, AT);
+    }
+
+    /**
+     * An event about the node written into a workload's namespace (a tenant's service account can write
+     * one naming any component): the tenant's word, not a node agent's.
+     */
+    public Bundles nodeEventWrittenBy(String tenantNamespace, String reason, String message) {
+        return add(Source.EVENTS, "Node " + node + ": Warning " + reason + ": " + message + " [written in namespace " + tenantNamespace + "]",
+                new Facts.ClusterEvent(null, "Node", node, "Warning", reason, message, 1, AT), io.acceltriage.evidence.Trust.TENANT);
+    }
+
+    /** A new XID served by a pod that is not the exporter DaemonSet's (a look-alike exporter). */
+    public Bundles xidFromALookAlikeExporter(int gpu, int code) {
+        return add(Source.METRICS, node + " device " + gpu + " DCGM_FI_DEV_XID_ERRORS = " + code + " (served by a look-alike exporter)",
+                new Facts.MetricReading(node, String.valueOf(gpu), "GPU-" + gpu, null, null, "DCGM_FI_DEV_XID_ERRORS", code, 0.0, null),
+                io.acceltriage.evidence.Trust.TENANT);
     }
 
     /** An event about a pod. */
@@ -283,7 +326,12 @@ public final class Bundles {
     }
 
     private Bundles add(Source source, String summary, Fact fact) {
-        items.add(new Evidence("E" + (items.size() + 1), source, summary, fact));
+        return add(source, summary, fact, null);
+    }
+
+    /** {@code trust} null: the trust the fact has by its kind, as the collectors give it. */
+    private Bundles add(Source source, String summary, Fact fact, io.acceltriage.evidence.Trust trust) {
+        items.add(new Evidence("E" + (items.size() + 1), source, summary, fact, trust));
         return this;
     }
 

@@ -381,9 +381,9 @@ class ClassifierTest {
 
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("deviceLines")
-    void aLogLineOfAFailingAcceleratorPointsAtTheDevice(String signature, String line) {
+    void aLogLineOfAFailingAcceleratorPointsAtTheDeviceWhenTheDevicesCannotBeRead(String signature, String line) {
         assertEquals(Family.DEVICE, classify(Bundles.pod("ml", "train-0", NODE).podCrashLooping("ml", "train-0")
-                .log("ml", "train-0", signature, line)).family());
+                .gap(Source.METRICS, "exporter on " + NODE + " unreachable").log("ml", "train-0", signature, line)).family());
     }
 
     static Stream<Arguments> infrastructureLines() {
@@ -436,5 +436,178 @@ class ClassifierTest {
                 .log("ml", "train-0", "nccl-timeout", "[Rank 3] Watchdog caught collective operation timeout").build();
 
         assertEquals(RULES.classify(b), RULES.classify(b));
+    }
+
+    // --- provenance: what a tenant writes is not proof about shared hardware ---
+
+    @Test
+    void aWorkloadThatLogsAGpuLostWhileThePlatformSeesHealthyGpusFailsOnItsOwn() {
+        Diagnosis d = classify(Bundles.pod("chat", "assistant-0", NODE).gpus(8, 8).holds(2, "chat", "assistant-0").xid(2, 0)
+                .podCrashLooping("chat", "assistant-0")
+                .log("chat", "assistant-0", "gpu-lost", "Unable to determine the device handle for GPU 0000:10:1C.0: GPU is lost"));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+    }
+
+    @Test
+    void aCopiedKernelXidLineInAWorkloadLogIsNotADeviceFault() {
+        Diagnosis d = classify(Bundles.pod("research", "rollout-0", NODE).gpus(8, 8).podCrashLooping("research", "rollout-0")
+                .log("research", "rollout-0", "xid-kernel-line", "NVRM: Xid (PCI:0000:9a:00): 79, pid=1912, GPU has fallen off the bus."));
+
+        assertFalse(d.family() == Family.DEVICE, d.family() + ": " + d.cause());
+    }
+
+    @Test
+    void aNodeXidEventWrittenInATenantNamespaceIsNotADeviceFault() {
+        Diagnosis d = classify(Bundles.node(NODE).gpus(8, 8)
+                .nodeEventWrittenBy("chat", "XidError", "NVRM: Xid (PCI:0000:10:1c): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."));
+
+        assertEquals(Family.NONE, d.family(), d.cause());
+    }
+
+    @Test
+    void anXidServedByALookAlikeExporterIsNotADeviceFault() {
+        Diagnosis d = classify(Bundles.node(NODE).gpus(8, 8).xidFromALookAlikeExporter(3, 79));
+
+        assertEquals(Family.NONE, d.family(), d.cause());
+    }
+
+    @Test
+    void aWorkloadsGpuLostCountsForTheDeviceWhenThePlatformShowsTheFaultToo() {
+        Diagnosis d = classify(Bundles.pod("chat", "assistant-0", NODE).gpus(8, 7).podCrashLooping("chat", "assistant-0")
+                .log("chat", "assistant-0", "gpu-lost", "GPU is lost"));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+    }
+
+    // --- node-level health agents (class 3) ---
+
+    @Test
+    void aNodeAgentsConditionRelayingAKernelXidLineIsDecodedByTheCatalogue() {
+        Diagnosis d = classify(Bundles.node(NODE).condition("SysLogsXIDError", "True", "SysLogsXIDErrorIsNotHealthy",
+                "ErrorCode:79 PCI:0000:9a:00 GPU_UUID:GPU-bb41 MESSAGE=NVRM: Xid (PCI:0000:9a:00): 79, pid='<unknown>', name=<unknown>,"
+                        + " GPU has fallen off the bus. Recommended Action=RESTART_BM;"));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.cause().contains("79"), d.cause());
+    }
+
+    @Test
+    void xid154AskingForAGpuResetIsADeviceFaultNotDegradation() {
+        Diagnosis d = classify(Bundles.node(NODE).kernelXid(154, "GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)"));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertFalse(d.degradation(), d.cause());
+        assertTrue(d.confidence() >= minConfidence("cordon-node"), "confidence " + d.confidence());
+    }
+
+    @Test
+    void xid154SayingNoRecoveryActionIsNeededIsNoFault() {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).kernelXid(154, "GPU recovery action changed from 0x1 (GPU Reset Required) to 0x0 (None)"))
+                .family());
+    }
+
+    // --- broken workloads and serving frameworks (classes 8, 12) ---
+
+    @Test
+    void aContainerWaitingOnAnImageThatCannotBePulledIsTheApplications() {
+        assertEquals(Family.APPLICATION, classify(Bundles.pod("nlp", "api-0", NODE).gpus(8, 8).podWaiting("nlp", "api-0", "ImagePullBackOff"))
+                .family());
+    }
+
+    @Test
+    void aPodAskingOneNodeForMoreAcceleratorsThanAnyNodeHasIsTheApplications() {
+        Diagnosis d = classify(Bundles.pod("ml", "lora-0", NODE).noNode()
+                .pending("ml", "lora-0", "RequestExceedsEveryNode", "requests 16 nvidia.com/gpu in one pod; the largest node offers 8", null));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+    }
+
+    @Test
+    void aServingFrameworkThatCannotLoadItsModelIsTheApplications() {
+        assertEquals(Family.APPLICATION, classify(Bundles.pod("inference", "triton-0", NODE).gpus(8, 8).podCrashLooping("inference", "triton-0")
+                .log("inference", "triton-0", "serving-model-load", "error: creating server: Internal - failed to load all models")).family());
+    }
+
+    // --- AMD (class 4) ---
+
+    @Test
+    void aHipMemoryAccessFaultOfOneProgramIsTheApplications() {
+        assertEquals(Family.APPLICATION, classify(Bundles.pod("research", "bench-0", NODE).podCrashLooping("research", "bench-0")
+                .log("research", "bench-0", "hip-memory-access-fault", "Memory access fault by GPU node-6 (Agent handle: 0x55d0) on address"
+                        + " 0x7fa4808cb000. Reason: Page not present or supervisor privilege.")).family());
+    }
+
+    // --- platform signals of other agents (class 11) ---
+
+    @Test
+    void aHungNvidiaKernelTaskRelayedByNodeProblemDetectorIsInfrastructure() {
+        assertEquals(Family.INFRASTRUCTURE, classify(Bundles.node(NODE).gpus(8, 8)
+                .nodeEvent("TaskHung", "INFO: task nvc:[driver]:5403 blocked for more than 120 seconds.", Bundles.AT)).family());
+    }
+
+    @Test
+    void aFabricManagerFailureSaidOnceStillHoldsAnHourLater() {
+        Diagnosis d = classify(Bundles.node(NODE).gpus(8, 8).nodeEvent("FabricManagerFailed",
+                "nvidia-fabricmanager.service: Failed with result 'exit-code'.", Bundles.AT.minusSeconds(3600)));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+    }
+
+    // --- MIG (class 10) ---
+
+    @Test
+    void aMigConfigurationTheMigManagerFailedToApplyIsInfrastructure() {
+        assertEquals(Family.INFRASTRUCTURE, classify(Bundles.node(NODE).nodeLabel("nvidia.com/mig.config.state", "failed")).family());
+    }
+
+    @Test
+    void aMigConfigurationAppliedIsNoFault() {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).nodeLabel("nvidia.com/mig.config.state", "success")).family());
+    }
+
+    // --- TPU slices (class 5) ---
+
+    @Test
+    void oneSliceHostWithoutItsChipsWhileItsPeersHaveAllTheirsIsADeviceFault() {
+        Diagnosis d = classify(Bundles.node("tpu-host-3").capacity("google.com/tpu", 4, 0, 4).sliceHost("tpu-v5e-b", 4, 0, 4, 3));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.confidence() >= minConfidence("cordon-node"), "confidence " + d.confidence());
+    }
+
+    @Test
+    void everySliceHostWithoutChipsIsNotOneHostsHardware() {
+        Diagnosis d = classify(Bundles.node("tpu-host-3").capacity("google.com/tpu", 4, 0, 4).sliceHost("tpu-v5e-b", 4, 0, 4, 0));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+    }
+
+    // --- repeats on one GPU across processes (class 6) ---
+
+    @Test
+    void oneXid31FromDifferentProcessesOnOneGpuIsTheDevice() {
+        Diagnosis d = classify(Bundles.node(NODE)
+                .nodeEvent("XidError", "NVRM: Xid (PCI:0000:3a:00): 31, pid=41877, name=python, Ch 00000007, MMU Fault", Bundles.AT.minusSeconds(7200))
+                .nodeEvent("XidError", "NVRM: Xid (PCI:0000:3a:00): 31, pid=77310, name=python3, Ch 00000008, MMU Fault", Bundles.AT));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+    }
+
+    @Test
+    void oneProcessHittingXid13TwiceIsStillTheApplications() {
+        Diagnosis d = classify(Bundles.node(NODE)
+                .nodeEvent("XidError", "NVRM: Xid (PCI:0000:2a:00): 13, pid=2519562, name=python3, Graphics SM Warp Exception", Bundles.AT)
+                .nodeEvent("XidError", "NVRM: Xid (PCI:0000:2a:00): 13, pid=2519562, name=python3, Graphics Exception: ChID 000c", Bundles.AT));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+    }
+
+    @Test
+    void aCloudAgentsXidConditionNamingTheCodeIsDecodedByTheCatalogue() {
+        Diagnosis d = classify(Bundles.node(NODE).condition("XIDErrors", "True", "XIDErrorsDetected", "XID 48 detected on GPU 0000:3b:00.0"));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.cause().contains("48"), d.cause());
     }
 }

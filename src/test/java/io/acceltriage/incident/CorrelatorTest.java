@@ -79,6 +79,17 @@ class CorrelatorTest {
     }
 
     @Test
+    void aDeviceAlertOnASecondNodeOfTheGangOpensThatNodesOwnIncident() {
+        MemoryIndex index = new MemoryIndex();
+        index.addAll(correlator(), List.of(
+                alert("n1", Map.of("alertname", "GpuXidError", "node", "gpu-1", "gpu", "3", "xid", "48")),
+                alert("n2", Map.of("alertname", "GpuXidError", "node", "gpu-2", "gpu", "6", "xid", "79"))), a -> T0);
+
+        assertEquals(List.of(Subject.node("gpu-1"), Subject.node("gpu-2")),
+                index.groups().stream().map(g -> g.subject()).toList(), "incidents: " + index.groups());
+    }
+
+    @Test
     void alertsAboutUnrelatedNodesStayApart() {
         MemoryIndex index = new MemoryIndex();
         index.addAll(correlator(), List.of(

@@ -87,6 +87,15 @@ class GuardrailsTest {
     }
 
     @Test
+    void theScopeGuardRefusesToFenceTheIncidentsNodeWhenTheRulesFoundNoPlatformSourceForIt() {
+        // The rules proposed nothing for the node (say a tenant's log claimed a GPU fault the platform does not show).
+        ScopeGuard scope = new ScopeGuard(bundle(), List.of());
+        assertTrue(scope.refusal(ActionKind.CORDON_NODE, "gpu-1").orElseThrow().contains("platform source"));
+        assertTrue(scope.refusal(ActionKind.DRAIN_NODE, "gpu-1").isPresent());
+        assertTrue(scope.refusal(ActionKind.RESTART_NODE_AGENT, "gpu-1").isPresent());
+    }
+
+    @Test
     void aTextMustCiteEvidenceAndOnlyEvidenceThatExists() {
         assertTrue(CitationCheck.problem("XID 79 [E1], lost [E2].", List.of("E1"), bundle()).isEmpty());
         assertTrue(CitationCheck.problem("All good.", List.of(), bundle()).orElseThrow().contains("no evidence"));
