@@ -12,6 +12,7 @@ import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Decision;
 import io.acceltriage.policy.Proposal;
 import io.acceltriage.policy.Verdict;
+import io.acceltriage.testing.FreshFleet;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
@@ -29,6 +30,12 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @org.junit.jupiter.api.extension.ExtendWith(io.acceltriage.TestAuth.Approver.class)
 class ActionsApiTest {
+
+    @Inject
+    io.acceltriage.policy.Breaker freshBreaker;
+
+    @Inject
+    io.acceltriage.store.Database freshDatabase;
 
 
     @Inject
@@ -49,7 +56,7 @@ class ActionsApiTest {
 
     @Test
     void anApproverApprovesAWaitingActionWhichThenRunsAndCanBeUndone() {
-        given().post("/api/v1/sandbox/reset").then().statusCode(200);
+        FreshFleet.prepare(freshDatabase, freshBreaker);
         ActionRecord r = awaiting("inc-approve-1", "gpu-h100-11");
         assertEquals(ActionStatus.AWAITING_APPROVAL, r.status());
         given().queryParam("status", "awaiting_approval").get("/api/v1/actions").then().statusCode(200)
@@ -74,7 +81,7 @@ class ActionsApiTest {
 
     @Test
     void aRejectedActionNeverRunsAndBadRequestsGetClearAnswers() {
-        given().post("/api/v1/sandbox/reset").then().statusCode(200);
+        FreshFleet.prepare(freshDatabase, freshBreaker);
         ActionRecord r = awaiting("inc-reject-1", "gpu-h100-12");
         decide(r.id(), "reject", "test-approver").then().statusCode(200).body("status", equalTo("rejected"));
         decide(r.id(), "approve", "test-approver").then().statusCode(409).body("error", startsWith("action " + r.id()

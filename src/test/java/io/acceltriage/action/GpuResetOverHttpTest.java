@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.acceltriage.testing.FreshFleet;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
@@ -27,6 +28,12 @@ import org.junit.jupiter.api.Test;
 @org.junit.jupiter.api.extension.ExtendWith(io.acceltriage.TestAuth.Approver.class)
 class GpuResetOverHttpTest {
 
+    @Inject
+    io.acceltriage.policy.Breaker freshBreaker;
+
+    @Inject
+    io.acceltriage.store.Database freshDatabase;
+
     /**
      * Not the issue's gpu-h100-04: its GPUs belong to a training gang, whose restart other tests of the
      * run may have put in its cooldown, and then the reset rightly refuses to move one member alone.
@@ -39,7 +46,7 @@ class GpuResetOverHttpTest {
 
     @Test
     void xid48IsResetOnApprovalVerifiedAndTheNodeReturnsWithEveryStepAudited() {
-        given().post("/api/v1/sandbox/reset").then().statusCode(200);
+        FreshFleet.prepare(freshDatabase, freshBreaker);
         try {
             given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"" + NODE + "\",\"gpu\":" + GPU + ",\"xid\":48}")
                     .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.acceltriage.evidence.ExpositionParser;
 import io.acceltriage.evidence.Sample;
+import io.acceltriage.testing.FreshFleet;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.time.Duration;
@@ -23,6 +24,12 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @org.junit.jupiter.api.extension.ExtendWith(io.acceltriage.TestAuth.Admin.class)
 class MetricsEndpointTest {
+
+    @jakarta.inject.Inject
+    io.acceltriage.policy.Breaker freshBreaker;
+
+    @jakarta.inject.Inject
+    io.acceltriage.store.Database freshDatabase;
 
 
     private static final Map<String, String> FAMILIES = new LinkedHashMap<>();
@@ -44,8 +51,8 @@ class MetricsEndpointTest {
 
     @Test
     void aTriagedXidShowsInEveryFamilyOfTheServicesMetrics() {
+        FreshFleet.prepare(freshDatabase, freshBreaker);
         List<Sample> before = ExpositionParser.parse(scrape().asString());
-        given().post("/api/v1/sandbox/reset").then().statusCode(200);
         given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"gpu-h100-04\",\"gpu\":5,\"xid\":79}")
                 .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
         awaitTriaged("gpu-h100-04");

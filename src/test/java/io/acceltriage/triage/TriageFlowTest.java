@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.hasItems;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.acceltriage.TestAuth;
+import io.acceltriage.testing.FreshFleet;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
@@ -25,6 +26,12 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class TriageFlowTest {
+
+    @jakarta.inject.Inject
+    io.acceltriage.policy.Breaker freshBreaker;
+
+    @jakarta.inject.Inject
+    io.acceltriage.store.Database freshDatabase;
 
     @BeforeEach
     void signIn() {
@@ -52,7 +59,7 @@ class TriageFlowTest {
 
     @Test
     void anXid79OnASandboxNodeCordonsItAndAuditsEveryStep() {
-        given().post("/api/v1/sandbox/reset").then().statusCode(200);
+        FreshFleet.prepare(freshDatabase, freshBreaker);
         given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"gpu-h100-07\",\"gpu\":3,\"xid\":79}")
                 .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
 

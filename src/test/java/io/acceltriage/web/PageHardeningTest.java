@@ -14,6 +14,7 @@ import io.acceltriage.policy.Decision;
 import io.acceltriage.policy.Proposal;
 import io.acceltriage.policy.Verdict;
 import io.acceltriage.store.Database;
+import io.acceltriage.testing.FreshFleet;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.sql.Timestamp;
@@ -26,6 +27,12 @@ import org.junit.jupiter.api.Test;
 /** The smaller holes of the pages and decisions, each over real HTTP. */
 @QuarkusTest
 class PageHardeningTest {
+
+    @Inject
+    io.acceltriage.policy.Breaker freshBreaker;
+
+    @Inject
+    io.acceltriage.store.Database freshDatabase;
 
     static final String FORM = "application/x-www-form-urlencoded";
 
@@ -73,7 +80,7 @@ class PageHardeningTest {
 
     @Test
     void anIncidentsStateFollowsItsActionWhenItIsApprovedAndUndoneOrRejected() {
-        given().spec(TestAuth.bearer(TestAuth.APPROVER)).post("/api/v1/sandbox/reset").then().statusCode(200);
+        FreshFleet.prepare(freshDatabase, freshBreaker);
         String approved = awaitingIncident();
         ActionRecord cordon = awaiting(approved, "gpu-h100-10");
         decide(cordon.id(), "approve").then().statusCode(200).body("status", equalTo("succeeded"));

@@ -13,6 +13,7 @@ import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Decision;
 import io.acceltriage.policy.Proposal;
 import io.acceltriage.policy.Verdict;
+import io.acceltriage.testing.FreshFleet;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -35,6 +36,12 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class ReviewPageBrowserTest {
 
+    @Inject
+    io.acceltriage.policy.Breaker freshBreaker;
+
+    @Inject
+    io.acceltriage.store.Database freshDatabase;
+
     @TestHTTPResource("/")
     URL root;
 
@@ -49,7 +56,7 @@ class ReviewPageBrowserTest {
     @Test
     void anApproverSignsInReadsTheTimelineAndApprovesThePendingDrain() throws Exception {
         TestAuth.asAdmin();
-        given().post("/api/v1/sandbox/reset").then().statusCode(200);
+        FreshFleet.prepare(freshDatabase, freshBreaker);
         given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"gpu-h100-05\",\"gpu\":1,\"xid\":79}")
                 .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
         String incident = awaitTriaged("gpu-h100-05");
