@@ -61,6 +61,8 @@ class EvalCommand implements Callable<Integer> {
         }
         int passed = 0;
         int failed = 0;
+        // Expected family → [scenarios, passed, family wrong, proposals wrong], for the table at the end.
+        java.util.Map<String, int[]> byFamily = new java.util.TreeMap<>();
         int familyRight = 0;
         int proposalsRight = 0;
         List<Path> files;
@@ -91,6 +93,11 @@ class EvalCommand implements Callable<Integer> {
             }
             if (r.familyRight()) familyRight++;
             if (r.proposalsRight()) proposalsRight++;
+            int[] row = byFamily.computeIfAbsent(String.valueOf(r.expectedFamily()).toLowerCase(java.util.Locale.ROOT), k -> new int[4]);
+            row[0]++;
+            if (r.passed()) row[1]++;
+            if (!r.familyRight()) row[2]++;
+            if (!r.proposalsRight()) row[3]++;
             if (r.passed()) {
                 passed++;
                 out.println("PASS " + r.name());
@@ -116,6 +123,11 @@ class EvalCommand implements Callable<Integer> {
         if (total > 0) {
             out.printf((llm ? "rules: " : "") + "family accuracy %.1f%% (%d/%d), proposal accuracy %.1f%% (%d/%d)%n",
                     100.0 * familyRight / total, familyRight, total, 100.0 * proposalsRight / total, proposalsRight, total);
+        }
+        if (byFamily.size() > 1) {
+            // Where the misses are: per expected family, how many passed and what went wrong.
+            out.printf("%-15s %6s %6s %13s %16s%n", "expected", "total", "passed", "family wrong", "proposals wrong");
+            byFamily.forEach((family, c) -> out.printf("%-15s %6d %6d %13d %16d%n", family, c[0], c[1], c[2], c[3]));
         }
         if (modelReplay != null) score.report(out, factory.models().label());
         out.println(passed + " passed, " + failed + " failed");

@@ -117,5 +117,7 @@ class CommandLineIT {
         assertTrue(eval.err().contains("eval: 10/") && eval.err().contains(" replayed ("), "a long replay shows progress: " + eval.err());
         assertFalse(eval.err().contains("admin token"), eval.err());
         assertTrue(eval.out().strip().endsWith(" passed, 0 failed"), "the report itself stays on standard output");
+        assertTrue(eval.out().lines().anyMatch(l -> l.matches("expected\\s+total\\s+passed\\s+family wrong\\s+proposals wrong")),
+                "a table of outcomes per expected family: " + eval.out());
     }
 }
