@@ -116,7 +116,7 @@ class Wiring {
         if (config.mode() == ClusterConfig.Mode.SANDBOX) {
             return new ExporterScrape(node -> Optional.ofNullable(sandbox.get().exporterUrl(node)).map(URI::create));
         }
-        int port = config.exporterPort();
+        Optional<Integer> port = config.exporterPort();
         // dcgm-exporter runs as a DaemonSet: its pod on the node serves that node's GPUs.
         return new ExporterScrape(node -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems()
                 .stream()
@@ -126,19 +126,24 @@ class Wiring {
                 .map(p -> URI.create("http://" + p.getStatus().getPodIP() + ":" + metricsPort(p, port) + "/metrics")));
     }
 
+    /** dcgm-exporter's port, as the GPU operator deploys it. */
+    private static final int DCGM_EXPORTER_PORT = 9400;
+
     private static final io.acceltriage.evidence.NodeAgents NODE_AGENTS = io.acceltriage.evidence.NodeAgents.load();
 
     /**
-     * The port the exporter pod declares for its metrics (dcgm-exporter 9400, AMD's device-metrics-exporter
-     * 5000, …): a port named like metrics, else its only declared port, else the configured one.
+     * The configured port when the operator set one; else the port the exporter pod declares for its
+     * metrics (dcgm-exporter 9400, AMD's device-metrics-exporter 5000, …): a port named like metrics,
+     * else its only declared port; else dcgm-exporter's 9400.
      */
-    private static int metricsPort(Pod p, int configured) {
+    private static int metricsPort(Pod p, Optional<Integer> configured) {
+        if (configured.isPresent()) return configured.get();
         List<io.fabric8.kubernetes.api.model.ContainerPort> ports = p.getSpec() == null || p.getSpec().getContainers() == null ? List.of()
                 : p.getSpec().getContainers().stream().filter(c -> c.getPorts() != null).flatMap(c -> c.getPorts().stream())
                         .filter(cp -> cp.getContainerPort() != null).toList();
         return ports.stream().filter(cp -> cp.getName() != null && cp.getName().contains("metrics")).findFirst()
                 .or(() -> ports.size() == 1 ? java.util.Optional.of(ports.get(0)) : java.util.Optional.empty())
-                .map(io.fabric8.kubernetes.api.model.ContainerPort::getContainerPort).orElse(configured);
+                .map(io.fabric8.kubernetes.api.model.ContainerPort::getContainerPort).orElse(DCGM_EXPORTER_PORT);
     }
 
     private static boolean isExporter(Pod p) {

@@ -69,7 +69,7 @@ class ClusterClientBoundsTest {
     private static ClusterConfig settings(Duration timeout, int retries) {
         return new ClusterConfig() {
             public Mode mode() { return Mode.KUBECONFIG; }
-            public int exporterPort() { return 9400; }
+            public java.util.Optional<Integer> exporterPort() { return java.util.Optional.empty(); }
             public Duration requestTimeout() { return timeout; }
             public int requestRetries() { return retries; }
         };

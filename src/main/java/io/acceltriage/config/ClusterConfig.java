@@ -10,9 +10,12 @@ public interface ClusterConfig {
     @WithDefault("sandbox")
     Mode mode();
 
-    /** Port of dcgm-exporter on each node, scraped directly at triage time (ACCELTRIAGE_CLUSTER_EXPORTER_PORT). */
-    @WithDefault("9400")
-    int exporterPort();
+    /**
+     * Port of the device-metrics exporter on each node, scraped directly at triage time
+     * (ACCELTRIAGE_CLUSTER_EXPORTER_PORT). Unset: the port the exporter pod declares (dcgm-exporter
+     * 9400, AMD's device-metrics-exporter 5000), else 9400. Set: this port, whatever the pod declares.
+     */
+    java.util.Optional<Integer> exporterPort();
 
     /**
      * The longest one request to a real API server may take (ACCELTRIAGE_CLUSTER_REQUEST_TIMEOUT): a

@@ -32,7 +32,7 @@ class AccessTokensTest {
         };
         ClusterConfig cluster = new ClusterConfig() {
             public Mode mode() { return Mode.SANDBOX; }
-            public int exporterPort() { return 9400; }
+            public java.util.Optional<Integer> exporterPort() { return java.util.Optional.empty(); }
             public Duration requestTimeout() { return Duration.ofSeconds(10); }
             public int requestRetries() { return 2; }
         };
