@@ -60,18 +60,11 @@ class ApprovalLinkResource {
 
     @GET
     public Response show(@PathParam("token") String token) {
-        ApprovalLinks.Grant grant;
-        try {
-            grant = links.check(token);
-        } catch (ApprovalLinks.Refused e) {
-            return page(Response.Status.FORBIDDEN, "This link does not work", e.getMessage(), null);
+        Checked checked = check(token, false);
+        if (checked.refusal() != null) {
+            return checked.refusal();
         }
-        if (!who.isSignedIn()) {
-            return signIn(token);
-        }
-        if (!who.getName().equals(grant.approver())) {
-            return notYours(grant);
-        }
+        ApprovalLinks.Grant grant = checked.grant();
         if (used.used(grant.nonce())) {
             return page(Response.Status.GONE, "This link was already used", "An approval link works once.", null);
         }
@@ -90,26 +83,11 @@ class ApprovalLinkResource {
 
     @POST
     public Response decide(@PathParam("token") String token) {
-        ApprovalLinks.Grant grant;
-        try {
-            grant = links.check(token);
-        } catch (ApprovalLinks.Refused e) {
-            return page(Response.Status.FORBIDDEN, "This link does not work", e.getMessage(), null);
+        Checked checked = check(token, true);
+        if (checked.refusal() != null) {
+            return checked.refusal();
         }
-        if (!who.isSignedIn()) {
-            return signIn(token);
-        }
-        if (!who.getName().equals(grant.approver())) {
-            // Checked before the link is spent: someone else's click must not use up the approver's link.
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("action", grant.actionId());
-            p.put("attempted", grant.choice().wireName() + " through an approval link");
-            p.put("linkIssuedTo", grant.approver());
-            p.put("reason", "the link names another approver");
-            audit.append(actions.find(grant.actionId()).map(ActionRecord::incidentId).orElse(null), AuditKind.ACCESS_DENIED,
-                    who.getName(), p);
-            return notYours(grant);
-        }
+        ApprovalLinks.Grant grant = checked.grant();
         if (!used.use(grant.nonce(), grant.actionId(), grant.approver())) {
             return page(Response.Status.GONE, "This link was already used", "An approval link works once; nothing was done.", null);
         }
@@ -118,6 +96,36 @@ class ApprovalLinkResource {
         String said = decisions.decide(user, grant.actionId(), approve, "rejected through a Teams approval link");
         String incident = actions.find(grant.actionId()).map(ActionRecord::incidentId).orElse(null);
         return page(Response.Status.OK, (approve ? "Approve " : "Reject ") + grant.actionId(), said, incident);
+    }
+
+    /** The grant of a link the signed-in approver it names opened, or the page that says why not. */
+    private record Checked(ApprovalLinks.Grant grant, Response refusal) {}
+
+    /** {@code auditStranger}: a decision tried by someone the link does not name is recorded (a look is not). */
+    private Checked check(String token, boolean auditStranger) {
+        ApprovalLinks.Grant grant;
+        try {
+            grant = links.check(token);
+        } catch (ApprovalLinks.Refused e) {
+            return new Checked(null, page(Response.Status.FORBIDDEN, "This link does not work", e.getMessage(), null));
+        }
+        if (!who.isSignedIn()) {
+            return new Checked(null, signIn(token));
+        }
+        if (!who.getName().equals(grant.approver())) {
+            if (auditStranger) {
+                // Checked before the link is spent: someone else's click must not use up the approver's link.
+                Map<String, Object> p = new LinkedHashMap<>();
+                p.put("action", grant.actionId());
+                p.put("attempted", grant.choice().wireName() + " through an approval link");
+                p.put("linkIssuedTo", grant.approver());
+                p.put("reason", "the link names another approver");
+                audit.append(actions.find(grant.actionId()).map(ActionRecord::incidentId).orElse(null), AuditKind.ACCESS_DENIED,
+                        who.getName(), p);
+            }
+            return new Checked(null, notYours(grant));
+        }
+        return new Checked(grant, null);
     }
 
     /** To the login form, which comes back here: the relative Location keeps the browser on the host it used. */
