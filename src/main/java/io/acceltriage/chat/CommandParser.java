@@ -1,5 +1,6 @@
 package io.acceltriage.chat;
 
+import io.acceltriage.config.KubernetesNames;
 import io.acceltriage.incident.Subject;
 import java.time.Duration;
 import java.util.Arrays;
@@ -16,8 +17,6 @@ import java.util.regex.Pattern;
  */
 public final class CommandParser {
 
-    /** A DNS-1123 subdomain: node, pod and namespace names. */
-    private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
     private static final Pattern KIND = Pattern.compile("[A-Za-z][A-Za-z0-9]{0,62}");
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,39}");
     private static final Pattern LABEL = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]{0,127}");
@@ -59,15 +58,15 @@ public final class CommandParser {
         String[] parts = w.get(2).split("/", -1);
         switch (w.get(1).toLowerCase(Locale.ROOT)) {
             case "node":
-                return NAME.matcher(w.get(2)).matches() ? new Command.Investigate(Subject.node(w.get(2)))
+                return KubernetesNames.isName(w.get(2)) ? new Command.Investigate(Subject.node(w.get(2)))
                         : new Command.Unknown("`" + abbreviate(w.get(2)) + "` is not a node name");
             case "pod":
-                return parts.length == 2 && NAME.matcher(parts[0]).matches() && NAME.matcher(parts[1]).matches()
+                return parts.length == 2 && KubernetesNames.isName(parts[0]) && KubernetesNames.isName(parts[1])
                         ? new Command.Investigate(Subject.pod(parts[0], parts[1]))
                         : new Command.Unknown("a pod is NAMESPACE/NAME, for example `serve/vllm-llama-0`");
             case "workload":
-                return parts.length == 3 && NAME.matcher(parts[0]).matches() && KIND.matcher(parts[1]).matches()
-                        && NAME.matcher(parts[2]).matches()
+                return parts.length == 3 && KubernetesNames.isName(parts[0]) && KIND.matcher(parts[1]).matches()
+                        && KubernetesNames.isName(parts[2])
                         // The correlator names workloads "kind/name" in lower case (deployment/vllm-llama).
                         ? new Command.Investigate(new Subject(Subject.Kind.WORKLOAD, parts[0],
                                 parts[1].toLowerCase(Locale.ROOT) + "/" + parts[2]))
@@ -81,7 +80,7 @@ public final class CommandParser {
         if (w.size() == 3 && w.get(1).equalsIgnoreCase("incident") && ID.matcher(w.get(2)).matches()) {
             return new Command.IncidentStatus(w.get(2));
         }
-        if (w.size() == 3 && w.get(1).equalsIgnoreCase("node") && NAME.matcher(w.get(2)).matches()) {
+        if (w.size() == 3 && w.get(1).equalsIgnoreCase("node") && KubernetesNames.isName(w.get(2))) {
             return new Command.NodeStatus(w.get(2));
         }
         return new Command.Unknown("say `status incident ID` or `status node NAME`");

@@ -2,6 +2,7 @@ package io.acceltriage.evidence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.acceltriage.config.KubernetesNames;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 
 /**
@@ -30,8 +30,6 @@ public final class PrometheusSource implements MetricsSource {
 
     private static final Logger LOG = Logger.getLogger(PrometheusSource.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Kubernetes node names are DNS subdomains; anything else cannot be a node and must not reach PromQL. */
-    private static final Pattern NODE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
     private static final int MAX_BODY_IN_MESSAGE = 200;
 
     private final URI base;
@@ -54,7 +52,7 @@ public final class PrometheusSource implements MetricsSource {
 
     @Override
     public NodeSamples read(String node) throws EvidenceUnavailable {
-        if (node == null || !NODE_NAME.matcher(node).matches()) {
+        if (node == null || !KubernetesNames.isName(node)) {
             throw new EvidenceUnavailable("cannot ask Prometheus about \"" + node + "\": not a Kubernetes node name");
         }
         List<Sample> now = query(seriesOf(node, ""), node);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import io.acceltriage.config.KubernetesNames;
 import io.acceltriage.http.BadRequests;
 import io.acceltriage.http.InvalidPayload;
 import io.acceltriage.http.Rfc3339;
@@ -31,12 +32,7 @@ public final class AlertmanagerPayloads {
     static final int MAX_URL = 2000;
     static final int MAX_ALERTNAME = 256;
     /** Kubernetes' own limit for a name; incidents store these labels as their subject. */
-    static final int MAX_NAME = 253;
-    /** A DNS-1123 label (a namespace) is at most 63 characters. */
-    static final int MAX_LABEL = 63;
-    private static final java.util.regex.Pattern DNS_LABEL = java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    private static final java.util.regex.Pattern DNS_SUBDOMAIN = java.util.regex.Pattern.compile(
-            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    static final int MAX_NAME = KubernetesNames.MAX_NAME;
     /** Labels that name a Kubernetes object (read by the correlator to find an incident's subject). */
     static final List<String> NAME_LABELS = List.of("node", "kubernetes_node", "Hostname", "hostname", "exported_node",
             "namespace", "pod", "deployment", "statefulset", "jobset", "job_name", "daemonset", "leaderworkerset");
@@ -166,8 +162,8 @@ public final class AlertmanagerPayloads {
      */
     private static void kubernetesName(String value, String label, String at) {
         boolean namespace = label.equals("namespace");
-        int max = namespace ? MAX_LABEL : MAX_NAME;
-        if (value.length() > max || !(namespace ? DNS_LABEL : DNS_SUBDOMAIN).matcher(value).matches()) {
+        int max = namespace ? KubernetesNames.MAX_LABEL : KubernetesNames.MAX_NAME;
+        if (!(namespace ? KubernetesNames.isNamespace(value) : KubernetesNames.isName(value))) {
             throw new InvalidPayload(at + " \"" + abbreviate(value) + "\" is not a Kubernetes " + (namespace ? "namespace" : "name")
                     + ": expected a DNS-1123 " + (namespace ? "label" : "subdomain") + " (lower-case letters, digits, '-'"
                     + (namespace ? "" : " and '.'") + ", starting and ending with a letter or digit, at most " + max + " characters)");

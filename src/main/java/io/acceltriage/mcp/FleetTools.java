@@ -9,6 +9,7 @@ import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditQuery;
 import io.acceltriage.audit.AuditReader;
 import io.acceltriage.audit.AuditRecord;
+import io.acceltriage.config.KubernetesNames;
 import io.acceltriage.incident.Incident;
 import io.acceltriage.incident.IncidentFilter;
 import io.acceltriage.incident.IncidentState;
@@ -25,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * acceltriage's view of the fleet as MCP tools, for other agents (kagent, HolmesGPT, IDE assistants):
@@ -36,7 +36,6 @@ import java.util.regex.Pattern;
 @Singleton
 public class FleetTools {
 
-    private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
     private static final int MAX_LIMIT = 100;
 
     private final IncidentStore incidents;
@@ -132,16 +131,16 @@ public class FleetTools {
         String[] parts = name.split("/", -1);
         switch (kind.toLowerCase(Locale.ROOT)) {
             case "node" -> {
-                if (parts.length == 1 && NAME.matcher(name).matches()) return Subject.node(name);
+                if (parts.length == 1 && KubernetesNames.isName(name)) return Subject.node(name);
             }
             case "pod" -> {
-                if (parts.length == 2 && NAME.matcher(parts[0]).matches() && NAME.matcher(parts[1]).matches()) {
+                if (parts.length == 2 && KubernetesNames.isName(parts[0]) && KubernetesNames.isName(parts[1])) {
                     return Subject.pod(parts[0], parts[1]);
                 }
             }
             case "workload" -> {
-                if (parts.length == 3 && NAME.matcher(parts[0]).matches() && parts[1].matches("[a-z]{1,63}")
-                        && NAME.matcher(parts[2]).matches()) {
+                if (parts.length == 3 && KubernetesNames.isName(parts[0]) && parts[1].matches("[a-z]{1,63}")
+                        && KubernetesNames.isName(parts[2])) {
                     return new Subject(Subject.Kind.WORKLOAD, parts[0], parts[1] + "/" + parts[2]);
                 }
             }

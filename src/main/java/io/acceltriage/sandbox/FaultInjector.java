@@ -1,5 +1,6 @@
 package io.acceltriage.sandbox;
 
+import io.acceltriage.config.KubernetesNames;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
@@ -13,7 +14,6 @@ import io.fabric8.kubernetes.api.model.ResourceHealth;
 import io.fabric8.kubernetes.api.model.ResourceStatus;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -142,10 +142,6 @@ public final class FaultInjector {
         return devicePluginAlert(node);
     }
 
-    /** A DNS label, as Kubernetes requires of a namespace. */
-    private static final java.util.regex.Pattern NAMESPACE = java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-    /** A DNS subdomain, as Kubernetes requires of a pod's name. */
-    private static final java.util.regex.Pattern POD_NAME = java.util.regex.Pattern.compile("(?=.{1,253}$)[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
 
     private FiredAlert cudaOom(Fault fault) {
         String ref = fault.pod();
@@ -156,7 +152,7 @@ public final class FaultInjector {
         String namespace = ref.substring(0, ref.indexOf('/'));
         String name = ref.substring(ref.indexOf('/') + 1);
         // Checked here: the API server answers a malformed name with an error, not with "no such pod".
-        if (!NAMESPACE.matcher(namespace).matches() || !POD_NAME.matcher(name).matches()) {
+        if (!KubernetesNames.isNamespace(namespace) || !KubernetesNames.isName(name)) {
             throw new IllegalArgumentException("pod \"" + (ref.length() > 80 ? ref.substring(0, 80) + "…" : ref)
                     + "\" is not a Kubernetes \"namespace/name\"; pods that hold a GPU: " + gpuPods());
         }
