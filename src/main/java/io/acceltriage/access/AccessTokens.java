@@ -93,9 +93,12 @@ public class AccessTokens {
         return found == null ? Optional.empty() : Optional.of(new Principal(found.name(), found.role()));
     }
 
-    /** Still issued, with this role: a session outlives neither its token nor a change of role. */
-    boolean stillValid(Principal p) {
-        return entries.stream().anyMatch(e -> e.name().equals(p.name()) && e.role() == p.role());
+    /**
+     * Still issued to this name, with this role, as the token the test recognises: a session outlives neither its
+     * token, nor a new token under the same name, nor a change of role.
+     */
+    boolean stillIssued(Principal p, java.util.function.Predicate<Secret> sameToken) {
+        return entries.stream().anyMatch(e -> e.name().equals(p.name()) && e.role() == p.role() && sameToken.test(e.token()));
     }
 
     static List<Entry> parseFile(Path file) {

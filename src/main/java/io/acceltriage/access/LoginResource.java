@@ -5,6 +5,7 @@ import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -52,7 +53,8 @@ class LoginResource {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response login(@FormParam("token") String token, @FormParam("next") String next, @Context HttpHeaders headers,
             @Context HttpServerRequest http) {
-        Optional<Principal> who = tokens.authenticate(token == null ? null : token.strip());
+        String given = token == null ? null : token.strip();
+        Optional<Principal> who = tokens.authenticate(given);
         if (who.isEmpty()) {
             refusals.record(Refusals.ANONYMOUS, "POST", "/login", "sign-in with a token that was not issued",
                     http.remoteAddress() == null ? "" : http.remoteAddress().hostAddress());
@@ -63,13 +65,14 @@ class LoginResource {
         boolean secure = "https".equalsIgnoreCase(http.scheme())
                 || "https".equalsIgnoreCase(headers.getHeaderString("X-Forwarded-Proto"));
         return Redirects.seeOther(safeNext(next))
-                .header("Set-Cookie", cookie(sessions.issue(who.get()), sessions.ttl().toSeconds(), secure))
+                .header("Set-Cookie", cookie(sessions.issue(who.get(), given), sessions.ttl().toSeconds(), secure))
                 .header("Cache-Control", "no-store").build();
     }
 
     @POST
     @Path("logout")
-    public Response logout() {
+    public Response logout(@CookieParam(Sessions.COOKIE) String session) {
+        sessions.end(session);
         return Redirects.seeOther("/login").header("Set-Cookie", cookie("", 0, false)).build();
     }
 

@@ -43,6 +43,7 @@ public final class Replay {
     private final ResponderFactory factory;
     private final Policy defaultPolicy;
     private final ModelAgent agent;
+    private io.acceltriage.sandbox.RequestGate observer = io.acceltriage.sandbox.RequestGate.OPEN;
 
     /** Replays with the rules only, whatever model the service is configured with. */
     public Replay(ResponderFactory factory, Policy defaultPolicy) {
@@ -54,6 +55,15 @@ public final class Replay {
         this.factory = factory;
         this.defaultPolicy = defaultPolicy;
         this.agent = agent;
+    }
+
+    /**
+     * Shows every request the responder makes of each scenario's API server to this gate (after the scenario's
+     * objects are in place): what the shipped RBAC must grant is what replay asks for.
+     */
+    public Replay observing(io.acceltriage.sandbox.RequestGate gate) {
+        this.observer = gate == null ? io.acceltriage.sandbox.RequestGate.OPEN : gate;
+        return this;
     }
 
     /** What the responder concluded for a scenario, every subject assessed. */
@@ -115,6 +125,7 @@ public final class Replay {
             if (s.spec().logs() != null) {
                 s.spec().logs().forEach((key, text) -> putLog(server, key, text));
             }
+            server.gate(observer);
             Responder responder = factory.build(new io.acceltriage.cluster.KubeApi(server.client()), new RecordedMetrics(s.spec().metrics()), policy, agent);
             FleetResponder fleet = new FleetResponder(responder, new io.acceltriage.evidence.Rollouts(server.client(), factory.nodeAgents()));
             // The live correlation, over the scenario's world: its alerts form the incidents production would open.

@@ -84,21 +84,33 @@ class AccessTokensTest {
     }
 
     @Test
-    void aSessionEndsWhenItExpiresIsForgedOrItsTokenIsWithdrawn() {
+    void aSessionEndsWhenItExpiresIsForgedItsTokenIsWithdrawnOrReplacedOrItSignsOut() {
         AccessTokens t = tokens("alice:approver:" + ALICE, null);
+        RevokedSessions revoked = new RevokedSessions(io.acceltriage.store.TestDatabases.all().get(0));
         byte[] key = "k".repeat(32).getBytes();
         Instant now = Instant.parse("2026-11-30T03:00:00Z");
-        Sessions sessions = new Sessions(key, Duration.ofHours(12), t, Clock.fixed(now, ZoneOffset.UTC));
-        String cookie = sessions.issue(new Principal("alice", Role.APPROVER));
+        Sessions sessions = new Sessions(key, Duration.ofHours(12), t, revoked, Clock.fixed(now, ZoneOffset.UTC));
+        String cookie = sessions.issue(new Principal("alice", Role.APPROVER), ALICE);
         assertEquals("alice", sessions.verify(cookie).orElseThrow().name());
 
-        Sessions later = new Sessions(key, Duration.ofHours(12), t, Clock.fixed(now.plus(Duration.ofHours(13)), ZoneOffset.UTC));
+        Sessions later = new Sessions(key, Duration.ofHours(12), t, revoked, Clock.fixed(now.plus(Duration.ofHours(13)), ZoneOffset.UTC));
         assertTrue(later.verify(cookie).isEmpty(), "expired");
-        Sessions otherKey = new Sessions("x".repeat(32).getBytes(), Duration.ofHours(12), t, Clock.fixed(now, ZoneOffset.UTC));
+        Sessions otherKey = new Sessions("x".repeat(32).getBytes(), Duration.ofHours(12), t, revoked, Clock.fixed(now, ZoneOffset.UTC));
         assertTrue(otherKey.verify(cookie).isEmpty(), "signed with another key");
-        String promoted = sessions.issue(new Principal("alice", Role.ADMIN));
+        String promoted = sessions.issue(new Principal("alice", Role.ADMIN), ALICE);
         assertTrue(sessions.verify(promoted).isEmpty(), "a role the token does not carry");
-        Sessions withdrawn = new Sessions(key, Duration.ofHours(12), tokens("bob:viewer:" + BOB, null), Clock.fixed(now, ZoneOffset.UTC));
+        Sessions withdrawn = new Sessions(key, Duration.ofHours(12), tokens("bob:viewer:" + BOB, null), revoked, Clock.fixed(now, ZoneOffset.UTC));
         assertTrue(withdrawn.verify(cookie).isEmpty(), "alice's token was withdrawn");
+        Sessions rotated = new Sessions(key, Duration.ofHours(12), tokens("alice:approver:alice-rotated-token-0003", null), revoked,
+                Clock.fixed(now, ZoneOffset.UTC));
+        assertTrue(rotated.verify(cookie).isEmpty(), "alice's token was replaced: same name and role, another token");
+
+        String otherBrowser = sessions.issue(new Principal("alice", Role.APPROVER), ALICE);
+        sessions.end(cookie);
+        assertTrue(sessions.verify(cookie).isEmpty(), "signed out");
+        assertEquals("alice", sessions.verify(otherBrowser).orElseThrow().name(), "signing out ends that session only");
+        sessions.end(cookie);
+        sessions.end("not-a-cookie");
+        assertTrue(sessions.verify(cookie).isEmpty(), "signing out twice, or with a forged cookie, changes nothing");
     }
 }

@@ -388,7 +388,13 @@ class ChatChannelsTest {
                 && r.json().path("channel").asText().equals(ChatTestProfile.CHANNEL));
         String text = m.json().path("blocks").path(0).path("text").path("text").asText();
         assertTrue(text.contains("XID 79") && text.contains("Key evidence") && text.contains("cordon-node"), text);
-        awaitOne("/teams/workflow", r -> r.body().contains("gpu-h100-09"));
+        JsonNode card = awaitOne("/teams/workflow", r -> r.body().contains("gpu-h100-09")).json()
+                .path("attachments").path(0).path("content");
+        // Evidence quotes the cluster (log lines, labels): shown as TextRuns, never as Markdown a label could turn into a link.
+        assertTrue(card.path("body").toString().contains("Key evidence"), card.toString());
+        for (JsonNode element : card.path("body")) {
+            assertTrue(!element.path("type").asText().equals("TextBlock"), "no Markdown TextBlock on the card: " + element);
+        }
 
         // The same incident from chat: its status, why its cordon ran, and a fresh look at the node.
         String incident = given().queryParam("node", "gpu-h100-09").get("/api/v1/incidents").then().extract().path("items[0].id");

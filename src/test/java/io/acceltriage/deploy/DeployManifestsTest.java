@@ -223,6 +223,69 @@ class DeployManifestsTest {
         }
     }
 
+    @Test
+    void productionAdmitsOnlyAlertmanagerPrometheusAndTheIngressAndReachesOnlyWhatTheServiceCalls() {
+        List<JsonNode> docs = render("production");
+        JsonNode policy = only(docs, "NetworkPolicy", "acceltriage");
+        JsonNode deployment = only(docs, "Deployment", "acceltriage");
+        policy.at("/spec/podSelector/matchLabels").fields().forEachRemaining(label -> assertEquals(label.getValue().asText(),
+                deployment.at("/spec/template/metadata/labels").path(label.getKey()).asText(), "the policy selects acceltriage's pods"));
+        assertEquals(Set.of("Ingress", "Egress"), stream(policy.at("/spec/policyTypes")).map(JsonNode::asText).collect(Collectors.toSet()));
+        for (JsonNode rule : policy.at("/spec/ingress")) {
+            assertFalse(rule.path("from").isEmpty(), "every ingress rule names who may connect: " + rule);
+            assertEquals(List.of("8080"), stream(rule.path("ports")).map(p -> p.path("port").asText()).collect(Collectors.toList()),
+                    "only the service port: " + rule);
+        }
+        Set<String> egressPorts = new TreeSet<>();
+        for (JsonNode rule : policy.at("/spec/egress")) {
+            assertFalse(rule.path("ports").isEmpty(), "every egress rule names its ports: " + rule);
+            rule.path("ports").forEach(p -> egressPorts.add(p.path("port").asText() + "/" + p.path("protocol").asText()));
+        }
+        // DNS, the API server, PostgreSQL, dcgm-exporter and AMD's exporter, Prometheus: what the code calls.
+        assertEquals(new TreeSet<>(List.of("53/UDP", "53/TCP", "443/TCP", "6443/TCP", "5432/TCP", "9400/TCP", "5000/TCP", "9090/TCP")),
+                egressPorts);
+        int port = container(deployment).path("ports").path(0).path("containerPort").asInt();
+        assertEquals(8080, port, "the port the ingress rule admits is the one the container serves");
+    }
+
+    @Test
+    void theNamespacedOverlayActsAndReadsLogsOnlyInTheNamespacesItsPolicyNames() throws IOException {
+        List<JsonNode> docs = render("namespaced");
+        JsonNode clusterRole = only(docs, "ClusterRole", "acceltriage");
+        for (Access a : grantedBy(clusterRole.path("rules"))) {
+            assertTrue(Set.of("get", "list", "watch").contains(a.verb()) && !a.resource().equals("pods/log")
+                    || a.resource().equals("nodes") && a.verb().equals("patch"),
+                    "cluster-wide only reads and the node fence: " + a);
+        }
+        Map<String, Set<Access>> byNamespace = new HashMap<>();
+        find(docs, "Role").filter(r -> r.at("/metadata/name").asText().equals("acceltriage-act"))
+                .forEach(r -> byNamespace.put(r.at("/metadata/namespace").asText(), grantedBy(r.path("rules"))));
+        find(docs, "RoleBinding").filter(b -> b.at("/roleRef/name").asText().equals("acceltriage-act"))
+                .forEach(b -> assertBindsServiceAccount(b, "RoleBinding in " + b.at("/metadata/namespace").asText()));
+        assertTrue(byNamespace.containsKey("gpu-operator"), "restart-node-agent deletes the node agents' pods");
+        assertTrue(byNamespace.get("gpu-operator").contains(new Access("", "pods", "delete")));
+
+        // The policy the overlay mounts is the overlay's policy.yaml, and it names the same namespaces.
+        Path file = ROOT.resolve("deploy/kubernetes/overlays/namespaced/policy.yaml");
+        JsonNode configMap = find(docs, "ConfigMap").filter(c -> c.at("/metadata/name").asText().startsWith("acceltriage-policies"))
+                .findFirst().orElseThrow();
+        assertEquals(Files.readString(file), configMap.at("/data/default.yaml").asText());
+        io.acceltriage.policy.Policy policy = io.acceltriage.policy.Policy.parse(file.toString(), Files.readAllBytes(file));
+        Set<String> workloadNamespaces = new TreeSet<>(byNamespace.keySet());
+        workloadNamespaces.remove("gpu-operator");
+        assertEquals(workloadNamespaces, new TreeSet<>(policy.scope().namespaces()), "roles.yaml and policy.yaml name the same namespaces");
+        for (String ns : workloadNamespaces) {
+            for (Access a : List.of(new Access("", "pods", "delete"), new Access("", "pods/eviction", "create"),
+                    new Access("", "pods/log", "get"), new Access("apps", "deployments/scale", "patch"))) {
+                assertTrue(byNamespace.get(ns).contains(a), ns + " grants " + a);
+            }
+        }
+        for (String kind : List.of("drain-node", "reset-gpu", "repair-node")) {
+            assertEquals(io.acceltriage.policy.Decision.DENY, policy.actions().get(kind).decision(),
+                    kind + " evicts pods in any namespace: denied where the Roles cannot cover it");
+        }
+    }
+
     // ---------------------------------------------------------------- Prometheus rules
 
     @Test
@@ -433,7 +496,7 @@ class DeployManifestsTest {
 
     // ---------------------------------------------------------------- helpers
 
-    private record Access(String apiGroup, String resource, String verb) {
+    record Access(String apiGroup, String resource, String verb) {
         @Override
         public String toString() {
             return (apiGroup.isEmpty() ? "core" : apiGroup) + " " + resource + " " + verb;
@@ -445,13 +508,13 @@ class DeployManifestsTest {
     }
 
     @SafeVarargs
-    private static Set<Access> accessTable(List<Access>... rows) {
+    static Set<Access> accessTable(List<Access>... rows) {
         Set<Access> all = new TreeSet<>((a, b) -> a.toString().compareTo(b.toString()));
         Arrays.stream(rows).forEach(all::addAll);
         return all;
     }
 
-    private static Set<Access> grantedBy(JsonNode rules) {
+    static Set<Access> grantedBy(JsonNode rules) {
         Set<Access> granted = accessTable();
         for (JsonNode rule : rules) {
             for (JsonNode group : rule.path("apiGroups")) {
@@ -529,7 +592,7 @@ class DeployManifestsTest {
         return receiver.path("webhook_configs").get(0);
     }
 
-    private static Stream<JsonNode> find(List<JsonNode> docs, String kind) {
+    static Stream<JsonNode> find(List<JsonNode> docs, String kind) {
         return docs.stream().filter(d -> d.path("kind").asText().equals(kind));
     }
 
@@ -553,9 +616,10 @@ class DeployManifestsTest {
         }
     }
 
-    private static synchronized List<JsonNode> render(String overlay) {
+    static synchronized List<JsonNode> render(String overlay) {
         return RENDERED.computeIfAbsent(overlay, o -> {
-            String yaml = run("kubectl", "kustomize", ROOT.resolve("deploy/kubernetes/overlays/" + o).toString());
+            // an overlay's name, or a folder below deploy/kubernetes (optional/medik8s)
+            String yaml = run("kubectl", "kustomize", ROOT.resolve("deploy/kubernetes/" + (o.contains("/") ? o : "overlays/" + o)).toString());
             try {
                 List<JsonNode> docs = YAML.readerFor(JsonNode.class).<JsonNode>readValues(yaml).readAll();
                 docs.removeIf(d -> d == null || d.isNull() || d.isMissingNode() || d.isEmpty());

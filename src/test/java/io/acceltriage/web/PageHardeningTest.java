@@ -54,6 +54,23 @@ class PageHardeningTest {
     }
 
     @Test
+    void aSessionCookieCopiedBeforeSigningOutIsRefusedAfterwards() {
+        String cookie = given().redirects().follow(false).contentType(FORM).formParam("token", TestAuth.VIEWER)
+                .formParam("next", "/audit").post("/login").then().statusCode(303).extract().cookie("acceltriage_session");
+        String other = given().redirects().follow(false).contentType(FORM).formParam("token", TestAuth.VIEWER)
+                .post("/login").then().statusCode(303).extract().cookie("acceltriage_session");
+        given().redirects().follow(false).cookie("acceltriage_session", cookie).get("/audit").then().statusCode(200);
+
+        // The browser signs out (a same-origin form post) and forgets the cookie; a copy taken before must not work.
+        given().redirects().follow(false).cookie("acceltriage_session", cookie)
+                .post("/logout").then().statusCode(303).header("Location", "/login")
+                .header("Set-Cookie", containsString("Max-Age=0"));
+        given().redirects().follow(false).cookie("acceltriage_session", cookie).get("/audit").then().statusCode(303)
+                .header("Location", "/login?next=%2Faudit");
+        given().redirects().follow(false).cookie("acceltriage_session", other).get("/audit").then().statusCode(200);
+    }
+
+    @Test
     void redirectsStayOnTheHostTheBrowserUsesWhateverTheHostHeaderSays() {
         given().redirects().follow(false).header("Host", "evil.example").contentType(FORM).formParam("token", TestAuth.VIEWER)
                 .formParam("next", "/incidents").post("/login").then().statusCode(303).header("Location", "/incidents");

@@ -3,8 +3,14 @@ package io.acceltriage.chat.teams;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.acceltriage.store.Json;
+import java.util.List;
 
-/** The envelope Teams expects around an Adaptive Card, for Workflows webhooks and outgoing-webhook answers alike. */
+/**
+ * The envelope Teams expects around an Adaptive Card, for Workflows webhooks and outgoing-webhook answers alike.
+ * A TextBlock renders Markdown (links among it), so text that names the cluster's things — alert labels, log lines,
+ * a model's or the rules' summary quoting them — goes into a RichTextBlock's TextRuns, which Adaptive Cards render
+ * literally: a label such as {@code [Approve](https://elsewhere)} cannot become a link beside the real buttons.
+ */
 public final class AdaptiveCards {
 
     public static final String CONTENT_TYPE = "application/vnd.microsoft.card.adaptive";
@@ -22,8 +28,25 @@ public final class AdaptiveCards {
         return card;
     }
 
+    /** A paragraph shown exactly as written (a TextRun; no Markdown). */
     public static ObjectNode text(ArrayNode body, String text) {
-        return body.addObject().put("type", "TextBlock").put("text", text).put("wrap", true);
+        ObjectNode block = body.addObject().put("type", "RichTextBlock");
+        block.putArray("inlines").addObject().put("type", "TextRun").put("text", text);
+        return block;
+    }
+
+    /** A paragraph in bold, shown exactly as written. */
+    public static ObjectNode heading(ArrayNode body, String text) {
+        ObjectNode run = (ObjectNode) text(body, text).get("inlines").get(0);
+        run.put("weight", "Bolder");
+        return run;
+    }
+
+    /** One bulleted line per item, each shown exactly as written. */
+    public static void list(ArrayNode body, List<String> items) {
+        for (String item : items) {
+            text(body, "• " + item);
+        }
     }
 
     public static void openUrl(ArrayNode actions, String title, String url) {

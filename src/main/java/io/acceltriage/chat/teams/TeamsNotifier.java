@@ -11,8 +11,6 @@ import io.acceltriage.notify.Notice;
 import io.acceltriage.notify.Notifier;
 import io.acceltriage.policy.Policy;
 import io.quarkus.arc.lookup.LookupUnlessProperty;
-import io.quarkus.qute.Location;
-import io.quarkus.qute.Template;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Objects;
@@ -40,17 +38,15 @@ class TeamsNotifier implements Notifier {
     private final ApprovalLinks links;
     private final Policy policy;
     private final ChatConfig chat;
-    private final Template template;
 
     TeamsNotifier(TeamsPoster poster, IncidentMessages messages, ChatThreads threads, ApprovalLinks links, Policy policy,
-            ChatConfig chat, @Location("chat/teams-incident.txt") Template template) {
+            ChatConfig chat) {
         this.poster = poster;
         this.messages = messages;
         this.threads = threads;
         this.links = links;
         this.policy = policy;
         this.chat = chat;
-        this.template = template;
     }
 
     @Override
@@ -80,12 +76,26 @@ class TeamsNotifier implements Notifier {
     ObjectNode card(IncidentMessage m) {
         ObjectNode card = AdaptiveCards.card();
         ArrayNode body = (ArrayNode) card.get("body");
-        AdaptiveCards.text(body, m.incidentId() + " " + m.eventText() + ": " + m.subject()).put("size", "Medium").put("weight", "Bolder");
+        AdaptiveCards.heading(body, m.incidentId() + " " + m.eventText() + ": " + m.subject()).put("size", "Medium");
         ArrayNode facts = body.addObject().put("type", "FactSet").putArray("facts");
         facts.addObject().put("title", "Family").put("value", m.family());
         facts.addObject().put("title", "Confidence").put("value", m.confidence());
         facts.addObject().put("title", "State").put("value", m.eventText());
-        AdaptiveCards.text(body, template.data("m", m).render().strip());
+        AdaptiveCards.text(body, m.summary());
+        if (!m.evidence().isEmpty()) {
+            AdaptiveCards.heading(body, "Key evidence");
+            AdaptiveCards.list(body, m.evidence());
+        }
+        if (!m.done().isEmpty()) {
+            AdaptiveCards.heading(body, "Done");
+            AdaptiveCards.list(body, m.done());
+        }
+        if (m.todo().isEmpty()) {
+            AdaptiveCards.heading(body, "Nothing for a person to do now.");
+        } else {
+            AdaptiveCards.heading(body, "A person must now");
+            AdaptiveCards.list(body, m.todo());
+        }
         ArrayNode actions = (ArrayNode) card.get("actions");
         AdaptiveCards.openUrl(actions, "Open incident " + m.incidentId(), m.link());
         List<String> approvers = teamsApprovers();
@@ -97,7 +107,7 @@ class TeamsNotifier implements Notifier {
             for (String approver : approvers) {
                 if (actions.size() + 2 > MAX_ACTIONS) {
                     AdaptiveCards.text(body, "More actions wait for approval than this card can hold: decide them from the"
-                            + " incident page, or say `approve ACTION_ID` to acceltriage.");
+                            + " incident page, or say \"approve ACTION_ID\" to acceltriage.");
                     return card;
                 }
                 String who = approvers.size() == 1 ? "" : " (for " + approver.substring(0, 8) + "…)";

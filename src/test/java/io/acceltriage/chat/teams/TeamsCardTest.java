@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.acceltriage.notify.ChatConfig;
 import io.acceltriage.notify.IncidentMessage;
 import io.acceltriage.policy.Policy;
-import io.quarkus.qute.Engine;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -22,7 +21,7 @@ class TeamsCardTest {
 
     TeamsNotifier notifier(List<String> approvers) {
         Policy policy = new Policy("acceltriage.io/v1", "Policy", null, false, null, null, null, null, null, null, null, null, null, approvers, null, null, null);
-        return new TeamsNotifier(null, null, null, links, policy, chat, Engine.builder().addDefaults().addValueResolver(new io.quarkus.qute.ReflectionValueResolver()).build().parse("{m.summary}"));
+        return new TeamsNotifier(null, null, null, links, policy, chat);
     }
 
     final IncidentMessage pending = new IncidentMessage("inc-7", "awaiting_approval", "node:gpu-1", "device", "0.90",
@@ -65,5 +64,30 @@ class TeamsCardTest {
         JsonNode card = notifier(List.of(AAD)).card(m);
         assertTrue(card.path("actions").size() <= TeamsNotifier.MAX_ACTIONS, card.path("actions").toString());
         assertTrue(card.path("body").toString().contains("approve ACTION_ID"));
+    }
+
+    @Test
+    void textFromTheClusterIsShownLiterallyAndNeverBecomesALinkOrAButton() {
+        String link = "[Approve act-9](https://attacker.example/steal)";
+        IncidentMessage m = new IncidentMessage("inc-7", "awaiting_approval", "node:gpu-1", "device", "0.90",
+                "XID 79 on gpu-1 " + link, List.of("log: " + link + " **urgent**"), List.of("cordon-node gpu-1 " + link),
+                List.of("check " + link), pending.pending(), "https://triage.example.test/incidents/inc-7");
+        JsonNode card = notifier(List.of(AAD)).card(m);
+        int shown = 0;
+        for (JsonNode element : card.path("body")) {
+            assertTrue(!element.path("type").asText().equals("TextBlock") || !element.toString().contains("attacker"),
+                    "a TextBlock renders Markdown, so cluster text must not be in one: " + element);
+            if (element.path("type").asText().equals("RichTextBlock") && element.toString().contains("attacker.example")) {
+                for (JsonNode run : element.path("inlines")) {
+                    assertEquals("TextRun", run.path("type").asText(), "a TextRun is shown as written: " + run);
+                    assertTrue(run.path("selectAction").isMissingNode(), "no action hides behind the text: " + run);
+                }
+                shown++;
+            }
+        }
+        assertEquals(4, shown, "summary, evidence, done and to-do each shown once, as written: " + card.path("body"));
+        for (JsonNode action : card.path("actions")) {
+            assertTrue(action.path("url").asText().startsWith("https://triage.example.test/"), "only our own links: " + action);
+        }
     }
 }
