@@ -6,9 +6,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Map;
@@ -127,13 +125,15 @@ final class ShiftReplicas implements Mitigation {
                 .filter(p -> !Pods.fenced(client.nodes().withName(p.getSpec().getNodeName()).get())).count();
     }
 
+    /** Through the scale subresource: all the RBAC grants is {@code deployments/scale}, never the whole workload. */
     private void scale(Mitigation.Target t, int replicas, boolean dryRun) {
-        if (client.apps().deployments().inNamespace(t.namespace()).withName(t.local()).get() != null) {
-            var r = client.apps().deployments().inNamespace(t.namespace()).withName(t.local());
-            (dryRun ? r.dryRun() : r).edit(d -> new DeploymentBuilder(d).editSpec().withReplicas(replicas).endSpec().build());
+        io.fabric8.kubernetes.client.dsl.Scalable<?> workload = client.apps().deployments().inNamespace(t.namespace()).withName(t.local()).get() != null
+                ? client.apps().deployments().inNamespace(t.namespace()).withName(t.local())
+                : client.apps().statefulSets().inNamespace(t.namespace()).withName(t.local());
+        if (dryRun) {
+            workload.scale(); // reads the subresource: the access a real run needs, and nothing changes
         } else {
-            var r = client.apps().statefulSets().inNamespace(t.namespace()).withName(t.local());
-            (dryRun ? r.dryRun() : r).edit(s -> new StatefulSetBuilder(s).editSpec().withReplicas(replicas).endSpec().build());
+            workload.scale(replicas);
         }
     }
 

@@ -29,6 +29,7 @@ final class SandboxDispatcher extends Dispatcher {
     private static final Pattern LOG = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/log$");
     private static final Pattern EVICTION = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction$");
     private static final Pattern POD = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)$");
+    private static final Pattern SCALE = Pattern.compile("^(/apis/apps/v1/namespaces/([^/]+)/(deployments|statefulsets)/([^/]+))/scale$");
 
     private final ObjectStore store;
     private final PodLogs logs;
@@ -100,7 +101,11 @@ final class SandboxDispatcher extends Dispatcher {
                 MockResponse current = store.locked(() -> crud().handleGet(target));
                 return current.code() == 200 && evicted.matches() ? KubeStatus.success(201) : current;
             }
-            Matcher m = LOG.matcher(path);
+            Matcher m = SCALE.matcher(path);
+            if (m.matches()) {
+                return scale(request, m.group(1), m.group(2), m.group(4));
+            }
+            m = LOG.matcher(path);
             if (method.equals("GET") && m.matches()) {
                 return log(m.group(1), m.group(2), query);
             }
@@ -123,6 +128,43 @@ final class SandboxDispatcher extends Dispatcher {
         } catch (IllegalArgumentException e) {
             return KubeStatus.failure(400, "BadRequest", e.getMessage(), null, null);
         }
+    }
+
+    /**
+     * The scale subresource, as the real API server serves it: an {@code autoscaling/v1} Scale read from, and written
+     * to, the workload's {@code spec.replicas}. Scaling this way needs only {@code deployments/scale}, not the right to
+     * patch the whole Deployment (its image among the rest).
+     */
+    private MockResponse scale(RecordedRequest request, String objectPath, String namespace, String name) {
+        String method = request.getMethod();
+        if (method.equals("PUT") || method.equals("PATCH")) {
+            JsonNode replicas = ObjectStore.parse(request.getBody().readUtf8()).path("spec").path("replicas");
+            if (!replicas.isInt() || replicas.asInt() < 0) {
+                return KubeStatus.failure(422, "Invalid", "spec.replicas must be a non-negative integer", null, null);
+            }
+            Headers headers = request.getHeaders().newBuilder().set("Content-Type", "application/merge-patch+json").build();
+            RecordedRequest patch = new RecordedRequest(request.getHttpVersion(), io.fabric8.mockwebserver.dsl.HttpMethod.PATCH,
+                    objectPath, headers, new io.fabric8.mockwebserver.http.Buffer(
+                            ("{\"spec\":{\"replicas\":" + replicas.asInt() + "}}").getBytes(StandardCharsets.UTF_8)));
+            MockResponse patched = store.locked(() -> crud().dispatch(patch));
+            if (patched.code() >= 300) {
+                return patched;
+            }
+        } else if (!method.equals("GET")) {
+            return KubeStatus.failure(405, "MethodNotAllowed", method + " is not supported on the scale subresource", null, null);
+        }
+        MockResponse current = store.locked(() -> crud().handleGet(objectPath));
+        if (current.code() != 200) {
+            return current;
+        }
+        ObjectNode workload = ObjectStore.parse(current.getBody().readUtf8());
+        ObjectNode scale = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                .put("apiVersion", "autoscaling/v1").put("kind", "Scale");
+        scale.putObject("metadata").put("name", name).put("namespace", namespace)
+                .put("resourceVersion", workload.path("metadata").path("resourceVersion").asText(""));
+        scale.putObject("spec").put("replicas", workload.path("spec").path("replicas").asInt(1));
+        scale.putObject("status").put("replicas", workload.path("status").path("replicas").asInt(0));
+        return KubeStatus.json(200, scale.toString());
     }
 
     private KubernetesCrudDispatcher crud() {

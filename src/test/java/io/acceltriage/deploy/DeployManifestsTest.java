@@ -55,10 +55,14 @@ class DeployManifestsTest {
             row("apps",            "replicasets",           "get list watch"),       // pod -> deployment
             row("apps",            "statefulsets",          "get list watch"),       // gangs of workers, serving
             row("apps",            "daemonsets",            "get list watch"),       // device plugin, dcgm-exporter, driver
-            row("apps",            "deployments/scale",     "get patch"),            // shift-replicas
-            row("apps",            "statefulsets/scale",    "get patch"),            // shift-replicas
+            row("apps",            "controllerrevisions",   "get list watch"),       // the revision each node agent runs
+            row("apps",            "deployments/scale",     "get update"),           // shift-replicas (scale subresource)
+            row("apps",            "statefulsets/scale",    "get update"),           // shift-replicas (scale subresource)
+            row("policy",          "poddisruptionbudgets",  "get list watch"),       // serving floor, drains
             row("batch",           "jobs",                  "get list watch"),       // training jobs
             row("jobset.x-k8s.io", "jobsets",               "get list watch"),       // restart-group budget (maxRestarts)
+            row("leaderworkerset.x-k8s.io", "leaderworkersets", "get list watch"), // gang owner chain
+            row("kubeflow.org",    "pytorchjobs",           "get list watch"),       // gang owner chain
             row("resource.k8s.io", "resourceslices",        "get list watch"));      // DRA device taints
 
     /** Leader election, granted only by a Role in acceltriage's own namespace. */
@@ -276,7 +280,7 @@ class DeployManifestsTest {
         assertEquals(workloadNamespaces, new TreeSet<>(policy.scope().namespaces()), "roles.yaml and policy.yaml name the same namespaces");
         for (String ns : workloadNamespaces) {
             for (Access a : List.of(new Access("", "pods", "delete"), new Access("", "pods/eviction", "create"),
-                    new Access("", "pods/log", "get"), new Access("apps", "deployments/scale", "patch"))) {
+                    new Access("", "pods/log", "get"), new Access("apps", "deployments/scale", "update"))) {
                 assertTrue(byNamespace.get(ns).contains(a), ns + " grants " + a);
             }
         }
