@@ -68,8 +68,9 @@ class ObjectiveBreachTest {
         List<String> breached = given().spec(TestAuth.bearer(TestAuth.VIEWER))
                 .get("/api/v1/audit?kind=objective.breached&incident=" + id).then().statusCode(200).extract().jsonPath()
                 .getList("items.payload.objective");
-        List<String> expected = fenced > 0 ? List.of("device-node-returned", "resolved") : List.of("resolved");
-        assertEquals(expected, breached.stream().sorted().toList(), "fenced GPUs: " + fenced);
+        assertEquals(8, fenced, "the cordon fenced the H100 node's 8 GPUs");
+        assertEquals(List.of("device-node-returned", "gpu-hours-lost", "resolved"), breached.stream().sorted().toList(),
+                "not returned after 4 h, not resolved after 24 h, and 8 GPUs × 25 h is over the pool's 200 GPU-hours a week");
         List<String> notified = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/audit?kind=notification&incident=" + id)
                 .then().statusCode(200).extract().jsonPath().getList("items.payload.event");
         assertTrue(notified.contains("objective_breached"), "told through notify: " + notified);
