@@ -47,6 +47,9 @@ public class Reliability {
     /** A pool's GPU-hours lost in the last 7 days against a loss budget of the policy. */
     public record Budget(String objective, String pool, double gpuHoursPerWeek, double gpuHoursLost, ObjectiveCheck.Status status) {}
 
+    /** One incident's clock and its checks against the stage objectives. */
+    public record IncidentReport(IncidentTiming timing, List<ObjectiveCheck> checks) {}
+
     /** An incident with what it was measured from, for the breach watch. */
     record Measured(Incident incident, IncidentTiming timing, List<AuditRecord> trail, List<ObjectiveCheck> checks) {}
 
@@ -106,6 +109,20 @@ public class Reliability {
             out.add(new Measured(m.incident(), m.timing(), m.trail(), Objectives.of(objectives, m.timing(), timings, now)));
         }
         return out;
+    }
+
+    /**
+     * One incident's timing and its stage objectives now (GPU-hours budgets need the pool's week:
+     * they are in {@link #since}).
+     */
+    public java.util.Optional<IncidentReport> incident(String id) {
+        return incidents.find(id).map(i -> {
+            Instant now = clock.instant();
+            IncidentTiming t = Timings.of(i, alerts.ofIncident(i.id()), audit.find(AuditQuery.forIncident(i.id())),
+                    actions.ofIncident(i.id()), now);
+            List<Policy.Objective> stages = objectives().stream().filter(o -> !o.isLossBudget()).toList();
+            return new IncidentReport(t, Objectives.of(stages, t, List.of(t), now));
+        });
     }
 
     List<Policy.Objective> objectives() {
