@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A sandbox XID 79 measured against the test policy's objectives (the defaults) over HTTP: decided and
- * mitigated in time; a day later, with the node still fenced and the incident open, the breaches are
+ * mitigated in time, shown on the incident page with its runbook; a day later, with the node still fenced and the incident open, the breaches are
  * audited, told to people and counted on /metrics — once each, however often the watch runs.
  */
 @QuarkusTest
@@ -35,6 +35,9 @@ class ObjectiveBreachTest {
 
     @jakarta.inject.Inject
     ObjectiveWatch watch;
+
+    @jakarta.inject.Inject
+    io.acceltriage.notify.IncidentMessages messages;
 
     @BeforeEach
     void signIn() {
@@ -60,6 +63,16 @@ class ObjectiveBreachTest {
         assertEquals("met", status.get("device-mitigated"), "the cordon ran within 2 minutes: " + status);
         assertEquals("pending", status.get("resolved"), status.toString());
         assertTrue(!status.containsKey("infrastructure-mitigated"), "an objective of another family does not apply: " + status);
+        // The incident page's recovery section: stage times, the objectives, the XID 79 runbook with NVIDIA's guide.
+        String page = given().get("/incidents/" + id).then().statusCode(200).extract().asString();
+        assertTrue(page.contains("id=\"reliability\"") && page.contains("<code>device-mitigated</code>")
+                && page.contains("objective-met"), page);
+        assertTrue(page.contains("<code>xid-79-fallen-off-bus</code>") && page.contains("https://docs.nvidia.com/deploy/xid-errors/index.html"),
+                "the runbook chosen from the diagnosis: " + page);
+        // The chat message (Slack, Teams, the log) carries the runbook in what a person must do.
+        var message = messages.of(new io.acceltriage.notify.Notice(id, "escalated", "node:" + NODE, "device", 0.9, "s", List.of(), null));
+        assertTrue(message.todo().stream().anyMatch(t -> t.startsWith("follow runbook xid-79-fallen-off-bus")
+                && t.contains("https://docs.nvidia.com/deploy/xid-errors/index.html")), "to do: " + message.todo());
         int fenced = report.getInt("timings.find { it.incidentId == '" + id + "' }.gpusFenced");
 
         // A day later: still open, its node still fenced.
