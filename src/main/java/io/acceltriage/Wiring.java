@@ -176,6 +176,16 @@ class Wiring {
         source.close();
     }
 
+    /** The bundled runbooks and the operator's folder, validated at start (an invalid file stops it with its line). */
+    @Produces
+    @Singleton
+    @io.quarkus.runtime.Startup
+    io.acceltriage.diagnosis.Runbooks runbooks(@ConfigProperty(name = "acceltriage.runbooks.dir", defaultValue = "runbooks") String dir) {
+        io.acceltriage.diagnosis.Runbooks runbooks = io.acceltriage.diagnosis.Runbooks.load(dir);
+        LOG.infof("runbooks: %d (bundled, and %s when it is a folder)", runbooks.all().size(), dir);
+        return runbooks;
+    }
+
     /** The policy as it was at start; live decisions read {@link PolicySource#current()} instead. */
     @Produces
     @Singleton

@@ -32,6 +32,8 @@ public enum AuditKind {
     POLICY_REJECTED("policy.rejected"),
     BREAKER_TRIPPED("breaker.tripped"),
     BREAKER_RESET("breaker.reset"),
+    /** An incident missed a recovery objective of the policy; recorded once per incident and objective. */
+    OBJECTIVE_BREACHED("objective.breached"),
     /** From this record on, the chain is hashed under the key its fingerprint names (a new or rotated key). */
     AUDIT_KEYED("audit.keyed");
 

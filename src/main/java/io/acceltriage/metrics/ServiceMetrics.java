@@ -59,6 +59,10 @@ public class ServiceMetrics {
     private final Counter modelTokens = Counter.builder().name("acceltriage_model_tokens_total")
             .help("Tokens exchanged with the language model by model and direction (input, output).")
             .labelNames("model", "direction").register(registry);
+    private final Counter objectiveBreaches = Counter.builder().name("acceltriage_objective_breaches_total")
+            .help("Incidents that missed a recovery objective of the policy, by objective and the incident's family and pool"
+                    + " (counted once per incident and objective; GET /api/v1/reliability has each check).")
+            .labelNames("objective", "family", "pool").register(registry);
     private final Counter evidenceErrors = Counter.builder().name("acceltriage_evidence_errors_total")
             .help("Evidence that could not be collected (gaps), by source.").labelNames("source").register(registry);
 
@@ -104,6 +108,11 @@ public class ServiceMetrics {
      */
     public void mitigated(Family family, Duration sinceFirstAlert) {
         mitigation.labelValues(family.wireName()).observe(Math.max(0, sinceFirstAlert.toNanos()) / 1e9);
+    }
+
+    /** An incident missed an objective; {@code pool} is empty when its pool is unknown. */
+    public void objectiveBreached(String objective, String family, String pool) {
+        objectiveBreaches.labelValues(objective, family == null ? "none" : family, pool == null ? "" : pool).inc();
     }
 
     public void inboxBacklog(LongSupplier pending) {

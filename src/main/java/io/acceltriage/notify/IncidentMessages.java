@@ -3,7 +3,9 @@ package io.acceltriage.notify;
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
 import io.acceltriage.action.Executor;
+import io.acceltriage.agent.IncidentRunbooks;
 import io.acceltriage.agent.StoredAssessment;
+import io.acceltriage.diagnosis.Runbooks;
 import io.acceltriage.incident.Incident;
 import io.acceltriage.incident.IncidentStore;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,11 +24,13 @@ public class IncidentMessages {
 
     private final IncidentStore incidents;
     private final Executor executor;
+    private final Runbooks runbooks;
     private final ChatConfig config;
 
-    IncidentMessages(IncidentStore incidents, Executor executor, ChatConfig config) {
+    IncidentMessages(IncidentStore incidents, Executor executor, ChatConfig config, Runbooks runbooks) {
         this.incidents = incidents;
         this.executor = executor;
+        this.runbooks = runbooks;
         this.config = config;
     }
 
@@ -50,9 +54,17 @@ public class IncidentMessages {
         for (IncidentMessage.PendingAction p : pending) {
             todo.add("approve or reject " + p.id() + " (" + p.kind() + " " + p.target() + ")");
         }
+        if (incident != null) {
+            IncidentRunbooks.of(runbooks, incident.assessmentJson()).ifPresent(r -> todo.add(runbookLine(r)));
+        }
         return new IncidentMessage(n.incidentId(), n.event(), n.subject(), n.family(),
                 String.format(Locale.ROOT, "%.2f", n.confidence()), n.summary(), evidence, done, dedup(todo), pending,
                 config.link(n.link() == null ? "/incidents/" + n.incidentId() : n.link()));
+    }
+
+    /** The incident's runbook in one line: its title, the first step and the vendor's first guide. */
+    static String runbookLine(Runbooks.Runbook r) {
+        return "follow runbook " + r.id() + " (" + r.title() + "): " + r.next().get(0) + " Guide: " + r.links().get(0).url();
     }
 
     /** The evidence items the diagnosis cites, "[id] summary", at most {@link #MAX_EVIDENCE}. */

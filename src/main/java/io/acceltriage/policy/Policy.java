@@ -16,7 +16,7 @@ import java.util.Map;
 public record Policy(String apiVersion, String kind, Metadata metadata, Boolean dryRun, String optOutLabel,
         Scope scope, Map<String, ActionRule> actions, List<Budget> budgets, Limits limits, Breaker breaker,
         List<MaintenanceWindow> maintenanceWindows, List<Freeze> changeFreezes, Approvals approvals,
-        List<String> approvers, Repair repair, RepeatOffenders repeatOffenders, Silences silences) {
+        List<String> approvers, Repair repair, RepeatOffenders repeatOffenders, Silences silences, List<Objective> objectives) {
 
     public record Metadata(String name, String description) {}
 
@@ -126,6 +126,39 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
      */
     public Duration silenceMaxDuration() {
         return silences == null || silences.maxDuration() == null ? Duration.ofHours(4) : Durations.parse(silences.maxDuration());
+    }
+
+    /**
+     * A recovery objective: incidents of {@code family} and/or {@code pool} (absent: any) reach
+     * {@code stage} within {@code within} of their first alert (detect: from the fault's start to the
+     * alert). Or, with {@code gpuHoursPerWeek} instead of a stage, at most that many GPU-hours lost to
+     * fencing in any 7 days, per pool (or in the one pool it names).
+     */
+    public record Objective(String name, String family, String pool, String stage, String within, Double gpuHoursPerWeek) {
+
+        public boolean isLossBudget() {
+            return gpuHoursPerWeek != null;
+        }
+
+        public Duration bound() {
+            return within == null ? null : Durations.parse(within);
+        }
+    }
+
+    /** The stages of an incident an objective may bound, in the order they happen. */
+    public static final List<String> OBJECTIVE_STAGES = List.of("detect", "decide", "mitigate", "verify", "return-to-service", "resolve");
+
+    /** Without an {@code objectives} key: decide in a minute, mitigate a device fault in 2 minutes, return its node in 4 h. */
+    public static final List<Objective> DEFAULT_OBJECTIVES = List.of(
+            new Objective("decided", null, null, "decide", "1m", null),
+            new Objective("device-mitigated", "device", null, "mitigate", "2m", null),
+            new Objective("infrastructure-mitigated", "infrastructure", null, "mitigate", "5m", null),
+            new Objective("device-node-returned", "device", null, "return-to-service", "4h", null),
+            new Objective("resolved", null, null, "resolve", "24h", null),
+            new Objective("gpu-hours-lost", null, null, null, null, 200.0));
+
+    public List<Objective> objectivesOrDefault() {
+        return objectives == null ? DEFAULT_OBJECTIVES : objectives;
     }
 
     public boolean globalDryRun() {

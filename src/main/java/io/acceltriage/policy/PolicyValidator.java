@@ -1,6 +1,7 @@
 package io.acceltriage.policy;
 
 import io.acceltriage.config.DataFiles;
+import io.acceltriage.diagnosis.Family;
 import java.time.DayOfWeek;
 import java.time.ZoneId;
 import java.util.List;
@@ -181,10 +182,90 @@ final class PolicyValidator {
                         + p.silences().maxDuration(), "silences", "maxDuration");
             }
         }
+        if (p.objectives() != null) {
+            objectives(p.objectives());
+        }
         if (p.approvers() != null && p.approvers().stream().anyMatch(a -> a == null || a.isBlank())) {
             fail("approvers: an entry is empty", "approvers");
         }
         return p;
+    }
+
+    private void objectives(List<Policy.Objective> objectives) {
+        Set<String> names = new java.util.HashSet<>();
+        for (int i = 0; i < objectives.size(); i++) {
+            Policy.Objective o = objectives.get(i);
+            String at = "objectives[" + i + "]";
+            if (o == null || o.name() == null || !o.name().matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
+                failObjective(at + ".name is required: lower-case letters, digits and '-', e.g. device-mitigated"
+                        + " (it labels the breach metric)", o == null ? null : o.name(), null);
+            }
+            if (!names.add(o.name())) {
+                failObjective(at + ": the name '" + o.name() + "' is used twice; each objective needs its own", o.name(), null);
+            }
+            if (o.family() != null) {
+                try {
+                    Family.parse(o.family());
+                } catch (IllegalArgumentException e) {
+                    failObjective(at + ".family: " + e.getMessage(), o.name(), "family");
+                }
+            }
+            if (o.pool() != null && !o.pool().matches("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?")) {
+                failObjective(at + ".pool must be a pool label's value, got '" + o.pool() + "'", o.name(), "pool");
+            }
+            if (o.gpuHoursPerWeek() != null) {
+                if (o.stage() != null || o.within() != null) {
+                    failObjective(at + ": give either stage and within (a time) or gpuHoursPerWeek (a loss budget), not both",
+                            o.name(), "gpuHoursPerWeek");
+                }
+                if (o.family() != null) {
+                    failObjective(at + ".family: a GPU-hours budget counts a pool's losses of every family; drop family",
+                            o.name(), "family");
+                }
+                if (!(o.gpuHoursPerWeek() > 0)) {
+                    failObjective(at + ".gpuHoursPerWeek must be more than 0, got " + o.gpuHoursPerWeek(), o.name(),
+                            "gpuHoursPerWeek");
+                }
+                continue;
+            }
+            if (o.stage() == null || !Policy.OBJECTIVE_STAGES.contains(o.stage())) {
+                failObjective(at + ".stage must be one of " + Policy.OBJECTIVE_STAGES + " (or give gpuHoursPerWeek), got '"
+                        + o.stage() + "'", o.name(), "stage");
+            }
+            if (o.within() == null) {
+                failObjective(at + ".within is required with a stage, e.g. 2m", o.name(), "stage");
+            }
+            java.time.Duration bound = null;
+            try {
+                bound = Durations.parse(o.within());
+            } catch (IllegalArgumentException e) {
+                failObjective(at + ".within: " + e.getMessage(), o.name(), "within");
+            } catch (ArithmeticException e) {
+                failObjective(at + ".within is longer than a Duration holds: " + o.within(), o.name(), "within");
+            }
+            if (bound.isZero()) {
+                failObjective(at + ".within must be more than 0", o.name(), "within");
+            }
+        }
+    }
+
+    /** The line of an objective's field: the first line under objectives: naming the objective, then the field from there. */
+    private void failObjective(String reason, String name, String field) {
+        int from = lineOf("objectives") - 1;
+        int line = from + 1;
+        for (int i = from; i < lines.length && name != null; i++) {
+            if (lines[i].matches(".*name\\s*:\\s*[\"']?" + java.util.regex.Pattern.quote(name) + "\\b.*")) {
+                line = i + 1;
+                for (int j = i; field != null && j < lines.length && (j == i || !lines[j].matches("\\s*-.*")); j++) {
+                    if (lines[j].matches(".*(^|[\\s{,])" + field + "\\s*:.*")) {
+                        line = j + 1;
+                        break;
+                    }
+                }
+                break;
+            }
+        }
+        throw new DataFiles.InvalidDataFile(file + ":" + line + ": " + reason);
     }
 
     /**

@@ -7,11 +7,12 @@ import java.time.Instant;
 /**
  * One incident's clock, from what it stored: when the fault began (the earliest alert's startsAt),
  * when acceltriage received it, decided (first verdict, or diagnosis when nothing was proposed),
- * mitigated (first action that finished), verified, and when the incident was resolved; the GPUs its
+ * mitigated (first action that finished), verified, returned to service (a return-node that took effect),
+ * and when the incident was resolved; the GPUs its
  * actions fenced and the GPU-hours they stayed fenced. A stage that did not happen is null.
  */
 public record IncidentTiming(String incidentId, String family, String pool, String node, Instant faultAt, Instant receivedAt,
-        Instant decidedAt, Instant mitigatedAt, Instant verifiedAt, Instant resolvedAt, int gpusFenced, double gpuHoursLost) {
+        Instant decidedAt, Instant mitigatedAt, Instant verifiedAt, Instant returnedAt, Instant resolvedAt, int gpusFenced, double gpuHoursLost) {
 
     public Duration toDetect() {
         return between(faultAt, receivedAt);
@@ -27,6 +28,10 @@ public record IncidentTiming(String incidentId, String family, String pool, Stri
 
     public Duration toVerify() {
         return between(receivedAt, verifiedAt);
+    }
+
+    public Duration toReturn() {
+        return between(receivedAt, returnedAt);
     }
 
     public Duration toResolve() {
@@ -51,6 +56,11 @@ public record IncidentTiming(String incidentId, String family, String pool, Stri
     @JsonProperty("secondsToVerify")
     Double secondsToVerify() {
         return seconds(toVerify());
+    }
+
+    @JsonProperty("secondsToReturn")
+    Double secondsToReturn() {
+        return seconds(toReturn());
     }
 
     @JsonProperty("secondsToResolve")

@@ -3,10 +3,13 @@ package io.acceltriage.reliability;
 import io.acceltriage.action.Executor;
 import io.acceltriage.audit.AuditQuery;
 import io.acceltriage.audit.AuditReader;
+import io.acceltriage.audit.AuditRecord;
 import io.acceltriage.incident.AlertInbox;
 import io.acceltriage.incident.Incident;
 import io.acceltriage.incident.IncidentFilter;
 import io.acceltriage.incident.IncidentStore;
+import io.acceltriage.policy.Policy;
+import io.acceltriage.policy.PolicySource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,7 +24,8 @@ import java.util.function.Function;
 /**
  * What failures cost and how fast they were handled: every incident's timing since a moment, and per
  * failure family the count, the median, 90th percentile and worst time to decide, mitigate and
- * resolve, and the GPU-hours lost to fencing.
+ * resolve, and the GPU-hours lost to fencing; and every incident measured against the policy's
+ * recovery objectives.
  */
 @ApplicationScoped
 public class Reliability {
@@ -35,29 +39,49 @@ public class Reliability {
             int gpusFenced, double gpuHoursLost) {}
 
     public record Report(Instant since, String pool, int incidents, boolean truncated, List<FamilyReport> byFamily,
-            List<IncidentTiming> timings) {}
+            List<IncidentTiming> timings, List<IncidentObjectives> objectives, List<Budget> budgets) {}
+
+    /** An incident measured against every objective of the policy in force that applies to it. */
+    public record IncidentObjectives(String incidentId, String family, String pool, List<ObjectiveCheck> checks) {}
+
+    /** A pool's GPU-hours lost in the last 7 days against a loss budget of the policy. */
+    public record Budget(String objective, String pool, double gpuHoursPerWeek, double gpuHoursLost, ObjectiveCheck.Status status) {}
+
+    /** One incident's clock and its checks against the stage objectives. */
+    public record IncidentReport(IncidentTiming timing, List<ObjectiveCheck> checks) {}
+
+    /** An incident with what it was measured from, for the breach watch. */
+    record Measured(Incident incident, IncidentTiming timing, List<AuditRecord> trail, List<ObjectiveCheck> checks) {}
 
     private final IncidentStore incidents;
     private final AlertInbox alerts;
     private final AuditReader audit;
     private final Executor actions;
+    private final PolicySource policy;
     private final Clock clock = Clock.systemUTC();
 
-    Reliability(IncidentStore incidents, AlertInbox alerts, AuditReader audit, Executor actions) {
+    Reliability(IncidentStore incidents, AlertInbox alerts, AuditReader audit, Executor actions, PolicySource policy) {
         this.incidents = incidents;
         this.alerts = alerts;
         this.audit = audit;
         this.actions = actions;
+        this.policy = policy;
     }
 
     public Report since(Instant since, String pool) {
         Instant now = clock.instant();
-        List<Incident> opened = incidents.list(new IncidentFilter(null, null, null, null, since, null, MAX_INCIDENTS));
+        List<Policy.Objective> objectives = policy.current().objectivesOrDefault();
+        boolean budgets = objectives.stream().anyMatch(Policy.Objective::isLossBudget);
+        // A GPU-hours budget counts the week before each incident, so read that week too when there is one.
+        List<Measured> all = measure(budgets ? since.minus(Objectives.BUDGET_WINDOW) : since, objectives, now);
         List<IncidentTiming> timings = new ArrayList<>();
-        for (Incident i : opened) {
-            IncidentTiming t = Timings.of(i, alerts.ofIncident(i.id()), audit.find(AuditQuery.forIncident(i.id())),
-                    actions.ofIncident(i.id()), now);
-            if (pool == null || pool.equals(t.pool())) timings.add(t);
+        List<IncidentObjectives> checks = new ArrayList<>();
+        for (Measured m : all) {
+            if (m.incident().openedAt().isBefore(since)) continue;
+            IncidentTiming t = m.timing();
+            if (pool != null && !pool.equals(t.pool())) continue;
+            timings.add(t);
+            checks.add(new IncidentObjectives(t.incidentId(), t.family(), t.pool(), m.checks()));
         }
         Map<String, List<IncidentTiming>> byFamily = new LinkedHashMap<>();
         for (IncidentTiming t : timings) byFamily.computeIfAbsent(t.family() == null ? "unknown" : t.family(), k -> new ArrayList<>()).add(t);
@@ -65,7 +89,65 @@ public class Reliability {
         byFamily.forEach((family, ts) -> families.add(new FamilyReport(family, ts.size(), stat(ts, IncidentTiming::toDecide),
                 stat(ts, IncidentTiming::toMitigate), stat(ts, IncidentTiming::toResolve), ts.stream().mapToInt(IncidentTiming::gpusFenced).sum(),
                 Math.round(ts.stream().mapToDouble(IncidentTiming::gpuHoursLost).sum() * 1000) / 1000.0)));
-        return new Report(since, pool, timings.size(), opened.size() == MAX_INCIDENTS, families, timings);
+        return new Report(since, pool, timings.size(), all.size() == MAX_INCIDENTS, families, timings, checks,
+                budgets(objectives, all.stream().map(Measured::timing).toList(), pool, now));
+    }
+
+    /** Every incident opened since {@code since} (newest first, at most {@link #MAX_INCIDENTS}), timed and measured. */
+    List<Measured> measure(Instant since, List<Policy.Objective> objectives, Instant now) {
+        List<Incident> opened = incidents.list(new IncidentFilter(null, null, null, null, since, null, MAX_INCIDENTS));
+        List<Measured> measured = new ArrayList<>();
+        List<IncidentTiming> timings = new ArrayList<>();
+        for (Incident i : opened) {
+            List<AuditRecord> trail = audit.find(AuditQuery.forIncident(i.id()));
+            IncidentTiming t = Timings.of(i, alerts.ofIncident(i.id()), trail, actions.ofIncident(i.id()), now);
+            timings.add(t);
+            measured.add(new Measured(i, t, trail, null));
+        }
+        List<Measured> out = new ArrayList<>();
+        for (Measured m : measured) {
+            out.add(new Measured(m.incident(), m.timing(), m.trail(), Objectives.of(objectives, m.timing(), timings, now)));
+        }
+        return out;
+    }
+
+    /**
+     * One incident's timing and its stage objectives now (GPU-hours budgets need the pool's week:
+     * they are in {@link #since}).
+     */
+    public java.util.Optional<IncidentReport> incident(String id) {
+        return incidents.find(id).map(i -> {
+            Instant now = clock.instant();
+            IncidentTiming t = Timings.of(i, alerts.ofIncident(i.id()), audit.find(AuditQuery.forIncident(i.id())),
+                    actions.ofIncident(i.id()), now);
+            List<Policy.Objective> stages = objectives().stream().filter(o -> !o.isLossBudget()).toList();
+            return new IncidentReport(t, Objectives.of(stages, t, List.of(t), now));
+        });
+    }
+
+    List<Policy.Objective> objectives() {
+        return policy.current().objectivesOrDefault();
+    }
+
+    /** Each pool's loss in the last 7 days against each budget that speaks of it. */
+    static List<Budget> budgets(List<Policy.Objective> objectives, List<IncidentTiming> timings, String onlyPool, Instant now) {
+        Instant from = now.minus(Objectives.BUDGET_WINDOW);
+        Map<String, Double> lost = new java.util.TreeMap<>();
+        for (IncidentTiming t : timings) {
+            if (t.pool() != null && t.receivedAt().isAfter(from)) lost.merge(t.pool(), t.gpuHoursLost(), Double::sum);
+        }
+        List<Budget> out = new ArrayList<>();
+        for (Policy.Objective o : objectives) {
+            if (!o.isLossBudget()) continue;
+            List<String> pools = o.pool() != null ? List.of(o.pool()) : List.copyOf(lost.keySet());
+            for (String p : pools) {
+                if (onlyPool != null && !onlyPool.equals(p)) continue;
+                double l = Math.round(lost.getOrDefault(p, 0.0) * 1000) / 1000.0;
+                out.add(new Budget(o.name(), p, o.gpuHoursPerWeek(), l,
+                        l > o.gpuHoursPerWeek() ? ObjectiveCheck.Status.BREACHED : ObjectiveCheck.Status.MET));
+            }
+        }
+        return out;
     }
 
     /** Nearest-rank percentiles of the incidents where that stage happened. */

@@ -32,6 +32,8 @@ final class Timings {
         Instant decidedAt = first(trail, AuditKind.VERDICT).or(() -> first(trail, AuditKind.DIAGNOSIS)).orElse(null);
         Instant mitigatedAt = first(trail, AuditKind.ACTION_FINISHED).orElse(null);
         Instant verifiedAt = first(trail, AuditKind.VERIFICATION).orElse(null);
+        Instant returnedAt = actions.stream().filter(a -> a.kind() == ActionKind.RETURN_NODE && !a.dryRun()
+                && a.status() == ActionStatus.SUCCEEDED).map(ActionRecord::updatedAt).min(Comparator.naturalOrder()).orElse(null);
         StoredAssessment assessment = StoredAssessment.read(incident.assessmentJson());
         String pool = null;
         int fenced = 0;
@@ -55,7 +57,7 @@ final class Timings {
             pool = c == null ? null : c.pool();
         }
         return new IncidentTiming(incident.id(), incident.family(), pool, incident.node(), faultAt, receivedAt, decidedAt, mitigatedAt,
-                verifiedAt, incident.resolvedAt(), fenced, Math.round(gpuHours * 1000) / 1000.0);
+                verifiedAt, returnedAt, incident.resolvedAt(), fenced, Math.round(gpuHours * 1000) / 1000.0);
     }
 
     private static Optional<Instant> first(List<AuditRecord> trail, AuditKind kind) {

@@ -93,6 +93,7 @@ class DeployManifestsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path ROOT = repositoryRoot();
     private static final Path RULES = ROOT.resolve("deploy/prometheus/acceltriage-gpu.rules.yaml");
+    private static final Path OBJECTIVE_RULES = ROOT.resolve("deploy/prometheus/acceltriage-objectives.rules.yaml");
     private static final Path PROMETHEUS_RULE = ROOT.resolve("deploy/prometheus/prometheusrule.yaml");
     private static final Path RULE_TESTS = ROOT.resolve("deploy/prometheus/tests");
     private static final Path ALERTMANAGER = ROOT.resolve("deploy/alertmanager/alertmanager.yaml");
@@ -295,6 +296,7 @@ class DeployManifestsTest {
     @Test
     void alertRulesPassPromtoolCheck() {
         run("promtool", "check", "rules", RULES.toString());
+        run("promtool", "check", "rules", OBJECTIVE_RULES.toString());
     }
 
     @TestFactory
@@ -307,11 +309,13 @@ class DeployManifestsTest {
 
     @Test
     void prometheusRuleCarriesTheSameGroupsAsTheRulesFile() throws IOException {
-        JsonNode plain = YAML.readTree(RULES.toFile()).path("groups");
+        com.fasterxml.jackson.databind.node.ArrayNode plain = YAML.createArrayNode();
+        plain.addAll((com.fasterxml.jackson.databind.node.ArrayNode) YAML.readTree(RULES.toFile()).path("groups"));
+        plain.addAll((com.fasterxml.jackson.databind.node.ArrayNode) YAML.readTree(OBJECTIVE_RULES.toFile()).path("groups"));
         JsonNode resource = YAML.readTree(PROMETHEUS_RULE.toFile());
         assertEquals("monitoring.coreos.com/v1", resource.path("apiVersion").asText(), "PrometheusRule apiVersion");
         assertEquals("PrometheusRule", resource.path("kind").asText(), "PrometheusRule kind");
-        assertTrue(plain.isArray() && plain.size() > 0, "groups in " + RULES);
+        assertTrue(plain.size() > 1, "groups in " + RULES + " and " + OBJECTIVE_RULES);
         assertEquals(plain, resource.at("/spec/groups"),
                 "prometheusrule.yaml is out of date: run deploy/prometheus/generate-prometheusrule.sh");
     }

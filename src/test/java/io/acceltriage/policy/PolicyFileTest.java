@@ -153,4 +153,38 @@ class PolicyFileTest {
         assertTrue(refusal(head + "actions:\n  reset-gpus: {decision: allow}\n").contains("unknown action 'reset-gpus': expected one of"
                 + " restart-pod, restart-group, cordon-node, drain-node, shift-replicas, restart-node-agent, reset-gpu, repair-node, return-node"));
     }
+
+    @Test
+    void recoveryObjectivesDefaultWhenAbsentAndAreCheckedWithTheirLines() {
+        String head = "apiVersion: acceltriage.io/v1\nkind: Policy\n";
+        Policy bare = Policy.parse("ok.yaml", head.getBytes(StandardCharsets.UTF_8));
+        assertEquals(Policy.DEFAULT_OBJECTIVES, bare.objectivesOrDefault(), "no key: the defaults");
+        assertEquals(List.of(), Policy.parse("ok.yaml", (head + "objectives: []\n").getBytes(StandardCharsets.UTF_8))
+                .objectivesOrDefault(), "an empty list means none");
+        for (String f : List.of("policies/default.yaml", "policies/strict.yaml", "policies/training.yaml")) {
+            assertTrue(Policy.load(f).objectivesOrDefault().stream().anyMatch(o -> "mitigate".equals(o.stage())), f);
+            assertTrue(Policy.load(f).objectivesOrDefault().stream().anyMatch(Policy.Objective::isLossBudget), f);
+        }
+        Policy.Objective mitigated = Policy.load("policies/default.yaml").objectivesOrDefault().stream()
+                .filter(o -> o.name().equals("device-mitigated")).findFirst().orElseThrow();
+        assertEquals(java.time.Duration.ofMinutes(2), mitigated.bound());
+
+        String list = head + "objectives:\n  - {name: decided, stage: decide, within: 1m}\n";
+        assertEquals("bad.yaml:6: objectives[1].stage must be one of [detect, decide, mitigate, verify, return-to-service, resolve]"
+                + " (or give gpuHoursPerWeek), got 'repair'", refusal(list + "  - name: fixed\n    stage: repair\n    within: 1h\n"));
+        assertEquals("bad.yaml:5: objectives[1].family: unknown family 'gpu': expected infrastructure, device, application or none",
+                refusal(list + "  - {name: gpu-fast, family: gpu, stage: mitigate, within: 2m}\n"));
+        assertTrue(refusal(list + "  - {name: decided, stage: resolve, within: 1h}\n")
+                .startsWith("bad.yaml:4: objectives[1]: the name 'decided' is used twice"));
+        assertTrue(refusal(list + "  - name: slow\n    stage: verify\n    within: soon\n")
+                .startsWith("bad.yaml:7: objectives[1].within: 'soon' is not a duration"));
+        assertTrue(refusal(list + "  - {name: zero, stage: verify, within: 0s}\n").contains("objectives[1].within must be more than 0"));
+        assertTrue(refusal(list + "  - {name: no-bound, stage: verify}\n").contains("objectives[1].within is required with a stage"));
+        assertTrue(refusal(list + "  - {name: Bad_Name, stage: verify, within: 1m}\n").contains("objectives[1].name is required"));
+        assertTrue(refusal(list + "  - {name: both, stage: verify, within: 1m, gpuHoursPerWeek: 10}\n")
+                .contains("give either stage and within (a time) or gpuHoursPerWeek"));
+        assertTrue(refusal(list + "  - {name: budget, gpuHoursPerWeek: 0}\n").contains("gpuHoursPerWeek must be more than 0"));
+        assertTrue(refusal(list + "  - {name: budget, family: device, gpuHoursPerWeek: 10}\n").contains("drop family"));
+        assertTrue(refusal(list + "  - {name: x, stage: verify, within: 1m, withn: 2m}\n").contains("unknown key 'withn'"));
+    }
 }

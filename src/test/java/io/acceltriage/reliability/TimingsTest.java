@@ -96,7 +96,7 @@ class TimingsTest {
     @Test
     void percentilesAreNearestRankOverTheIncidentsWhereTheStageHappened() {
         List<IncidentTiming> ts = List.of(1, 2, 3, 4, 10).stream().map(s -> new IncidentTiming("i" + s, "device", null, null, null, T0,
-                T0.plusSeconds(s), null, null, null, 0, 0)).toList();
+                T0.plusSeconds(s), null, null, null, null, 0, 0)).toList();
         Reliability.Stat s = Reliability.stat(ts, IncidentTiming::toDecide);
         assertEquals(5, s.count());
         assertEquals(3.0, s.p50Seconds());
