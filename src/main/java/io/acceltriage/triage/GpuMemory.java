@@ -61,12 +61,27 @@ public final class GpuMemory {
         history.record(tx, faults);
     }
 
-    /** The faults of GPU {@code gpu} of {@code node} (or of every GPU of it when null) since {@code since}, with times, for a person. */
-    String quote(String node, String gpu, Instant since) {
-        List<GpuFault> faults = gpu == null ? history.onNodes(List.of(node), since) : history.onGpu(node, gpu, since);
-        if (faults.isEmpty()) return "no XIDs recorded on " + node + (gpu == null ? "" : " GPU " + gpu) + " since " + since;
-        return "fault history of " + node + (gpu == null ? "" : " GPU " + gpu) + " since " + since + ": " + String.join("; ",
-                faults.stream().map(f -> "XID " + f.xid() + (f.fatal() ? " (fatal)" : "") + (gpu == null ? " on GPU " + f.gpu() : "")
-                        + " at " + f.at() + " on " + f.process() + " (incident " + f.incidentId() + ")").toList());
+    /**
+     * The faults of GPU {@code gpu} of {@code node} (or of every GPU of it when null) since {@code since},
+     * with times, this incident's own from {@code now} (recorded only once its triage is stored), for a person.
+     */
+    String quote(String node, String gpu, Instant since, EvidenceBundle now) {
+        List<String> lines = new ArrayList<>();
+        for (GpuFault f : gpu == null ? history.onNodes(List.of(node), since) : history.onGpu(node, gpu, since)) {
+            lines.add(line(f.xid(), gpu == null ? f.gpu() : null, f.at(), f.process(), "incident " + f.incidentId()));
+        }
+        for (XidSightings.Sighting s : sightings.of(now)) {
+            if (s.node().equals(node) && (gpu == null || gpu.equals(s.gpu()) || gpu.equals(s.uuid()))) {
+                lines.add(line(s.xid(), gpu == null ? s.gpu() : null, s.at(), s.process(), "this incident"));
+            }
+        }
+        String what = node + (gpu == null ? "" : " GPU " + gpu);
+        return lines.isEmpty() ? "no XIDs recorded on " + what + " since " + since
+                : "fault history of " + what + " since " + since + ": " + String.join("; ", lines);
+    }
+
+    private String line(int xid, String onGpu, Instant at, String process, String incident) {
+        return "XID " + xid + (xids.get(xid).map(XidCatalogue.Xid::fatal).orElse(false) ? " (fatal)" : "")
+                + (onGpu == null ? "" : " on GPU " + onGpu) + " at " + at + " on " + process + " (" + incident + ")";
     }
 }

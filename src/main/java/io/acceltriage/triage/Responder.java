@@ -92,7 +92,7 @@ public final class Responder {
                     // Escalated for replacement: support needs the faults themselves, with their times.
                     String[] target = p.target().split("/", 2);
                     escalation.add(memory.quote(target[0], target.length > 1 ? target[1] : null,
-                            at.minus(max(policy.policy().xidWindow(), policy.policy().remediationWindow()))));
+                            at.minus(max(policy.policy().xidWindow(), policy.policy().remediationWindow())), bundle));
                 }
             } else if (v.decision() == Decision.APPROVE) {
                 escalation.add(p.name() + " waits for a person's approval");

@@ -84,14 +84,78 @@ class RepeatsAcrossIncidentsOverHttpTest {
         }
     }
 
+    @Inject
+    io.acceltriage.action.Executor executor;
+
+    /** Another serving node of its own: its GPU becomes a repeat offender. */
+    static final String OFFENDER = "gpu-a100-09";
+
+    @Test
+    void theFifthFatalXidOnAGpuIsEscalatedForReplacementWithItsHistoryAndListedAsARepeatOffender() {
+        FreshFleet.prepare(database, breaker);
+        String gpu = "3";
+        String target = OFFENDER + "/" + gpu;
+        try {
+            Instant start = Instant.now();
+            // Four earlier incidents over the last hours asked for this GPU's reset after XID 48; nobody approved them.
+            for (int i = 1; i <= 4; i++) {
+                String earlier = "inc-earlier-" + i;
+                Instant at = start.minus(Duration.ofHours(5 - i));
+                database.transaction(tx -> {
+                    history.record(tx, List.of(new GpuFault(OFFENDER, gpu, null, 48, true, "-", "exporter", earlier, at)));
+                    return null;
+                });
+                executor.carryOut(earlier, new io.acceltriage.policy.Proposal(io.acceltriage.policy.ActionKind.RESET_GPU, target,
+                        "XID 48", List.of(), "rules"), new io.acceltriage.policy.Verdict(io.acceltriage.policy.Decision.APPROVE,
+                        "actions.reset-gpu.decision", List.of("a person approves resets"), false));
+            }
+            given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"" + OFFENDER + "\",\"gpu\":" + gpu + ",\"xid\":48}")
+                    .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
+            Map<String, Object> incident = awaitTriaged(OFFENDER);
+            List<String> reasons = given().get("/api/v1/incidents/" + incident.get("id")).then().statusCode(200).extract().jsonPath()
+                    .getList("assessment.escalationReasons");
+            String denial = reasons.stream().filter(r -> r.contains("repeat offender")).findFirst().orElse(null);
+            assertTrue(denial != null && denial.contains("contact support"), "the reset is refused for replacement: " + reasons);
+            String quoted = reasons.stream().filter(r -> r.startsWith("fault history of " + OFFENDER + " GPU " + gpu)).findFirst()
+                    .orElse(null);
+            assertTrue(quoted != null, "the escalation carries the GPU's history: " + reasons);
+            for (int i = 1; i <= 4; i++) {
+                assertTrue(quoted.contains("XID 48 (fatal) at " + start.minus(Duration.ofHours(5 - i)).toString().substring(0, 16))
+                        && quoted.contains("(incident inc-earlier-" + i + ")"), quoted);
+            }
+            assertTrue(quoted.contains("XID 48 (fatal) at") && quoted.endsWith("(this incident)"), "today's fault is in it too: " + quoted);
+
+            List<io.acceltriage.history.RepeatOffender> offenders = history.repeatOffenders(start.minus(Duration.ofDays(1)), 5);
+            assertEquals(List.of(target), offenders.stream().map(o -> o.node() + "/" + o.gpu())
+                    .filter(t -> t.startsWith("gpu-a100-")).toList(), "the fleet page's read: " + offenders);
+            given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/gpus/" + OFFENDER + "/" + gpu + "/history").then().statusCode(200)
+                    .body("faults.size()", equalTo(5))
+                    .body("remediations.kind", org.hamcrest.Matchers.hasItem("cordon-node"));
+        } finally {
+            given().post("/api/v1/sandbox/reset").then().statusCode(200);
+            database.inTransaction(c -> {
+                try (var ps = c.prepareStatement("delete from actions where target = ?")) {
+                    ps.setString(1, target);
+                    ps.executeUpdate();
+                }
+                return null;
+            });
+            forget(OFFENDER);
+        }
+    }
+
     private Map<String, Object> awaitTriaged() {
+        return awaitTriaged(NODE);
+    }
+
+    private Map<String, Object> awaitTriaged(String node) {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
         while (true) {
-            List<Map<String, Object>> items = given().queryParam("node", NODE).get("/api/v1/incidents").jsonPath().getList("items");
+            List<Map<String, Object>> items = given().queryParam("node", node).get("/api/v1/incidents").jsonPath().getList("items");
             for (Map<String, Object> i : items) {
                 if (i.get("family") != null && !"triaging".equals(i.get("state"))) return i;
             }
-            assertFalse(Instant.now().isAfter(deadline), "no triaged incident on " + NODE + ": " + items);
+            assertFalse(Instant.now().isAfter(deadline), "no triaged incident on " + node + ": " + items);
             try {
                 Thread.sleep(250);
             } catch (InterruptedException e) {
