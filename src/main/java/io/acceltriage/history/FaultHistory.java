@@ -36,17 +36,17 @@ public class FaultHistory {
             try (PreparedStatement ps = c.prepareStatement("insert into gpu_faults (" + COLUMNS + ") select ?,?,?,?,?,?,?,?,?"
                     + " where not exists (select 1 from gpu_faults where node = ? and gpu = ? and xid = ? and process = ? and incident_id = ?)")) {
                 for (GpuFault f : faults) {
-                    ps.setString(1, f.node());
-                    ps.setString(2, f.gpu());
-                    ps.setString(3, f.uuid());
+                    ps.setString(1, cut(f.node(), 253));
+                    ps.setString(2, cut(f.gpu(), 128));
+                    ps.setString(3, cut(f.uuid(), 128));
                     ps.setInt(4, f.xid());
                     ps.setBoolean(5, f.fatal());
                     ps.setString(6, cut(f.process(), 320));
                     ps.setString(7, f.source());
                     ps.setString(8, f.incidentId());
                     ps.setTimestamp(9, Timestamp.from(f.at()));
-                    ps.setString(10, f.node());
-                    ps.setString(11, f.gpu());
+                    ps.setString(10, cut(f.node(), 253));
+                    ps.setString(11, cut(f.gpu(), 128));
                     ps.setInt(12, f.xid());
                     ps.setString(13, cut(f.process(), 320));
                     ps.setString(14, f.incidentId());
