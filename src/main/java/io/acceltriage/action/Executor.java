@@ -289,6 +289,11 @@ public final class Executor {
         return store.recent(limit);
     }
 
+    /** Actions that touched {@code node} (any of its GPUs included) and ran, at or after {@code since}: its remediation history. */
+    public List<ActionRecord> onNode(String node, java.time.Instant since) {
+        return store.countedSince(since).stream().filter(r -> node.equals(r.kind().node(r.target()))).toList();
+    }
+
     /** Finishes an action a crash left PLANNED: mitigations are idempotent, so running it again is safe. */
     public ActionRecord resume(ActionRecord record) {
         return run(record);

@@ -38,6 +38,8 @@ public final class Classifier {
     private final Toolsets toolsets;
     private final SignatureCatalogue signatures;
     private final ClusterSignals cluster;
+    private final GpuRepeats repeats = GpuRepeats.load();
+    private final XidSightings sightings;
 
     /** Below every policy's minConfidence: a diagnosis without the cluster's state escalates. */
     static final double CLUSTER_UNREAD_CONFIDENCE = 0.5;
@@ -47,6 +49,7 @@ public final class Classifier {
         this.toolsets = toolsets;
         this.signatures = signatures;
         this.cluster = cluster;
+        this.sightings = new XidSightings(toolsets);
     }
 
     public Diagnosis classify(EvidenceBundle bundle) {
@@ -56,6 +59,7 @@ public final class Classifier {
             findingFor(e, readings).ifPresent(findings::add);
         }
         findings.addAll(kernelRepeats(bundle));
+        findings.addAll(repeatsAcrossIncidents(bundle));
         findings = withRepeatsOnTheDevice(findings);
         findings = withProvenance(findings, bundle);
         findings = withWithdrawnDevicesExplained(findings, bundle);
@@ -181,6 +185,46 @@ public final class Classifier {
                     "XID " + code + " (" + x.meaning() + ") from " + procs.size() + " different processes on GPU " + k[1] + " of " + k[0]
                             + " within " + REPEAT_WINDOW.toHours() + " h: the device, not the workloads",
                     List.copyOf(new LinkedHashSet<>(ids.get(key))), "xid-repeat-" + code, false, false, false, false)));
+        });
+        return out;
+    }
+
+    /**
+     * The same XID from different pods or processes on one GPU within the history's window, this
+     * incident's sighting among them and at least one from an earlier incident (the fault history,
+     * read into the bundle as {@code PastXid} evidence): the GPU, not the applications, however many
+     * days apart the incidents were. Both sides are platform sources; the codes and the window are
+     * {@code knowledge/gpu-history.yaml}.
+     */
+    private List<Finding> repeatsAcrossIncidents(EvidenceBundle b) {
+        List<Evidence> past = b.of(Facts.PastXid.class);
+        if (past.isEmpty()) return List.of();
+        java.time.Instant since = (b.at() == null ? java.time.Instant.now() : b.at()).minus(repeats.window());
+        List<Finding> out = new ArrayList<>();
+        Map<String, XidSightings.Sighting> now = new java.util.LinkedHashMap<>();
+        for (XidSightings.Sighting s : sightings.of(b)) {
+            if (repeats.counts(s.xid())) now.putIfAbsent(s.gpuKey() + "|" + s.xid(), s);
+        }
+        now.forEach((key, s) -> {
+            java.util.Set<String> processes = new LinkedHashSet<>();
+            List<String> ids = new ArrayList<>(List.of(s.evidenceId()));
+            java.util.Set<String> incidents = new LinkedHashSet<>();
+            if (s.named()) processes.add(s.process());
+            for (Evidence e : past) {
+                Facts.PastXid p = (Facts.PastXid) e.fact();
+                String gpuKey = p.uuid() != null && !p.uuid().isBlank() ? p.uuid() : p.node() + "/" + p.gpu();
+                if (p.xid() != s.xid() || !gpuKey.equals(s.gpuKey()) || p.at().isBefore(since) || "-".equals(p.process())) continue;
+                processes.add(p.process());
+                incidents.add(p.incident());
+                ids.add(e.id());
+            }
+            if (incidents.isEmpty() || processes.size() < repeats.processes()) return;
+            xids.get(s.xid()).filter(x -> x.repeatingFamily() != null).ifPresent(x -> out.add(new Finding(
+                    Family.parse(x.repeatingFamily()), 0.85, "XID " + s.xid() + " (" + x.meaning() + ") from " + processes.size()
+                            + " different pods or processes on GPU " + s.gpu() + " of " + s.node() + " across " + (incidents.size() + 1)
+                            + " incidents within " + repeats.repeats().window() + " (" + String.join(", ", processes)
+                            + "): the device, not the workloads", List.copyOf(new LinkedHashSet<>(ids)), "xid-repeat-" + s.xid(),
+                    false, false, false, false)));
         });
         return out;
     }

@@ -59,4 +59,11 @@ public final class Facts {
 
     /** DRA ResourceSlice device taint (KEP-5055). */
     public record DeviceTaint(String node, String device, String key, String value, String effect) implements Fact {}
+
+    /**
+     * An XID a platform source reported on this GPU in an earlier incident, from the fault history:
+     * {@code gpu} its index (or {@code pci:ADDRESS}), {@code process} the pod or kernel process it hit.
+     */
+    public record PastXid(String node, String gpu, String uuid, int xid, boolean fatal, String process, String source,
+            String incident, java.time.Instant at) implements Fact {}
 }

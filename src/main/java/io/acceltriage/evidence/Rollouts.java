@@ -68,8 +68,13 @@ public final class Rollouts {
         return out;
     }
 
+    /**
+     * The first container's image in a DaemonSet revision's data (a patch of the pod template). fabric8
+     * 7.5 hands the data over as a {@code RawExtension} (an {@code AnyType}) wrapping the map, not the map.
+     */
     @SuppressWarnings("unchecked")
-    private static String imageOf(Object data) {
+    static String imageOf(Object data) {
+        if (data instanceof io.fabric8.kubernetes.api.model.AnyType any) data = any.getValue();
         try {
             Map<String, Object> spec = (Map<String, Object>) ((Map<String, Object>) data).get("spec");
             Map<String, Object> template = (Map<String, Object>) spec.get("template");

@@ -65,6 +65,7 @@ public class IncidentProcessor {
     private final Correlation correlation;
     private final AlertFiler filer;
     private final FleetResponder fleet;
+    private final GpuMemory memory;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "acceltriage-triage");
         t.setDaemon(true);
@@ -86,7 +87,7 @@ public class IncidentProcessor {
 
     IncidentProcessor(AlertInbox inbox, IncidentStore incidents, Database database, AuditLog audit,
             Executor executor, Escalations escalations, ServiceMetrics metrics, Correlation correlation, FleetResponder fleet,
-            AlertFiler filer,
+            AlertFiler filer, ResponderFactory responders,
             @org.eclipse.microprofile.config.inject.ConfigProperty(name = "acceltriage.triage.retry-backoff", defaultValue = "30s")
             java.time.Duration firstBackoff) {
         this.firstBackoff = firstBackoff;
@@ -100,6 +101,7 @@ public class IncidentProcessor {
         this.correlation = correlation;
         this.filer = filer;
         this.fleet = fleet;
+        this.memory = responders.memory();
         metrics.inboxBacklog(inbox::pending);
     }
 
@@ -232,6 +234,7 @@ public class IncidentProcessor {
                 v.put("verdict", j.verdict());
                 audit.append(tx, incident.id(), AuditKind.VERDICT, Actors.AGENT, v);
             }
+            memory.record(tx, incident.id(), a.evidence());
             incidents.recordAssessment(tx, incident.id(), IncidentState.TRIAGING, a.diagnosis().family().wireName(),
                     a.diagnosis().confidence(), a.summary(), Json.write(a), a.evidence().node());
             return null;

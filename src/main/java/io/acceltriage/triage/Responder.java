@@ -35,6 +35,8 @@ public final class Responder {
     private final PolicyEngine policy;
     private final SummaryWriter summaries;
     private final ModelStep agent;
+    /** The fault history across incidents; null in replay, where each scenario stands alone. */
+    private final GpuMemory memory;
 
     /**
      * What the model does after the rules: {@link ModelAgent#review} (investigate every incident,
@@ -52,6 +54,12 @@ public final class Responder {
     /** {@code agent}: the model's step after the rules' assessment; null = rules only. */
     Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
             SummaryWriter summaries, ModelStep agent) {
+        this(gatherer, classifier, planner, policy, summaries, agent, null);
+    }
+
+    private Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
+            SummaryWriter summaries, ModelStep agent, GpuMemory memory) {
+        this.memory = memory;
         this.agent = agent;
         this.gatherer = gatherer;
         this.classifier = classifier;
@@ -60,10 +68,15 @@ public final class Responder {
         this.summaries = summaries;
     }
 
+    /** This responder, reading the fault history of the GPUs it sees faulting into their evidence. */
+    Responder remembering(GpuMemory memory) {
+        return new Responder(gatherer, classifier, planner, policy, summaries, agent, memory);
+    }
+
     public Assessment assess(Subject subject, List<Alert> alerts) {
         java.time.Instant at = alerts.stream().map(Alert::startsAt).filter(java.util.Objects::nonNull)
                 .max(java.time.Instant::compareTo).orElse(java.time.Instant.now());
-        EvidenceBundle bundle = gatherer.gather(subject, at);
+        EvidenceBundle bundle = remembered(gatherer.gather(subject, at));
         Diagnosis diagnosis = classifier.classify(bundle);
         Plan plan = planner.plan(diagnosis, bundle);
         PolicyContext ctx = new PolicyContext(diagnosis.family(), diagnosis.confidence(), diagnosis.degradation());
@@ -75,6 +88,12 @@ public final class Responder {
             judgements.add(new Judgement(p, v));
             if (v.decision() == Decision.DENY) {
                 escalation.add("policy refused " + p.name() + ": " + String.join("; ", v.reasons()));
+                if (memory != null && v.rule() != null && v.rule().startsWith("repeatOffenders.")) {
+                    // Escalated for replacement: support needs the faults themselves, with their times.
+                    String[] target = p.target().split("/", 2);
+                    escalation.add(memory.quote(target[0], target.length > 1 ? target[1] : null,
+                            at.minus(max(policy.policy().xidWindow(), policy.policy().remediationWindow())), bundle));
+                }
             } else if (v.decision() == Decision.APPROVE) {
                 escalation.add(p.name() + " waits for a person's approval");
             }
@@ -85,6 +104,24 @@ public final class Responder {
         Assessment rules = unsummarised.withSummary(summaries.write(unsummarised));
         // The model investigates after the rules, which are its cross-check and its fallback.
         return agent == null ? rules : agent.after(rules, p -> policy.decide(p, ctx), summaries);
+    }
+
+    /** The bundle with the fault history of the GPUs that report an XID now. */
+    private EvidenceBundle remembered(EvidenceBundle b) {
+        if (memory == null) return b;
+        List<io.acceltriage.evidence.Evidence> past = memory.recall(b);
+        if (past.isEmpty()) return b;
+        List<io.acceltriage.evidence.Evidence> items = new ArrayList<>(b.items());
+        items.addAll(past);
+        List<String> consulted = new ArrayList<>(b.consulted());
+        consulted.add("fault history: " + past.size() + " earlier XIDs on the GPUs of " + String.join(", ",
+                past.stream().map(e -> ((io.acceltriage.evidence.Facts.PastXid) e.fact()).node()).distinct().toList()));
+        return new EvidenceBundle(b.subject(), b.at(), b.node(), b.pool(), b.nodeCordoned(), List.copyOf(items), b.pods(),
+                b.workloads(), b.gaps(), List.copyOf(consulted));
+    }
+
+    private static java.time.Duration max(java.time.Duration a, java.time.Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     private static String summaryLabel(Alert a) {

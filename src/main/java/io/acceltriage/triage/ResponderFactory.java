@@ -37,6 +37,7 @@ public class ResponderFactory {
     private final ClusterSignals clusterSignals;
     private final Template summary;
     private final ModelMode models;
+    private final GpuMemory memory;
     private final ExecutorService sources = Executors.newFixedThreadPool(8, r -> {
         Thread t = new Thread(r, "acceltriage-evidence");
         t.setDaemon(true);
@@ -44,7 +45,7 @@ public class ResponderFactory {
     });
 
     ResponderFactory(@ConfigProperty(name = "acceltriage.tools.dir", defaultValue = "tools") String toolsDir,
-            @Location("summary.txt") Template summary, ModelMode models) {
+            @Location("summary.txt") Template summary, ModelMode models, io.acceltriage.history.FaultHistory faults) {
         this.models = models;
         this.toolsets = Toolsets.load(toolsDir);
         this.signatures = SignatureCatalogue.load();
@@ -52,6 +53,13 @@ public class ResponderFactory {
         this.xids = XidCatalogue.load();
         this.clusterSignals = ClusterSignals.load();
         this.summary = summary;
+        this.memory = new GpuMemory(faults, new io.acceltriage.diagnosis.XidSightings(toolsets), xids,
+                io.acceltriage.diagnosis.GpuRepeats.load());
+    }
+
+    /** The fault history as triage records and recalls it. */
+    GpuMemory memory() {
+        return memory;
     }
 
     /** A responder as the live service runs one, with a fixed policy: the model where it adds something. */
@@ -90,7 +98,8 @@ public class ResponderFactory {
         Classifier classifier = new Classifier(xids, toolsets, signatures, clusterSignals);
         PolicyEngine engine = new PolicyEngine(policy, cluster.census(nodeAgents.poolLabels(), nodeAgents.acceleratorResources()),
                 history, breaker, java.time.Clock.systemUTC());
-        return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary), liveModel());
+        return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary), liveModel())
+                .remembering(memory);
     }
 
     public Toolsets toolsets() {

@@ -127,6 +127,12 @@ public final class Bundles {
                 previous, xid));
     }
 
+    /** An XID the fault history remembers on this node's GPU from an earlier incident, {@code process} the pod it hit. */
+    public Bundles pastXid(int gpu, int code, String process, String incident, Instant at) {
+        return add(Source.CLUSTER, "fault history: XID " + code + " on " + node + " GPU " + gpu + " at " + at,
+                new Facts.PastXid(node, String.valueOf(gpu), "GPU-" + gpu, code, false, process, "exporter", incident, at));
+    }
+
     // --- the node as the API server reports it ---
 
     /** Capacity, allocatable and the count the node's labels promise, of an accelerator resource. */

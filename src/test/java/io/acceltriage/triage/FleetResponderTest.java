@@ -186,6 +186,16 @@ class FleetResponderTest {
     }
 
     @Test
+    void theRolloutEvidenceNamesTheImageTheNewRevisionRolledOut() {
+        devicePluginRolledOut(STORM.minus(Duration.ofMinutes(8)));
+
+        Assessment a = assessStorm(ALERT);
+
+        Evidence rollout = rolloutEvidence(a, PLUGIN_DS).orElseThrow(() -> new AssertionError("no rollout evidence: " + a.evidence().items()));
+        assertTrue(rollout.summary().contains("(nvcr.io/nvidia/k8s-device-plugin:v0.18.0)"), rollout.summary());
+    }
+
+    @Test
     void aNodeAgentRevisionOlderThanSixHoursIsNotRightAfterARollout() {
         devicePluginRolledOut(STORM.minus(Duration.ofHours(7)));
 

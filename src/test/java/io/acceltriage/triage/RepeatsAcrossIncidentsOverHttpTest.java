@@ -1,0 +1,184 @@
+package io.acceltriage.triage;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.acceltriage.TestAuth;
+import io.acceltriage.history.FaultHistory;
+import io.acceltriage.history.GpuFault;
+import io.acceltriage.testing.FreshFleet;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * #19 class 6 through the running service: a GPU hit by XID 31 from one pod yesterday (remembered in
+ * the fault history) is hit by XID 31 from another pod today. One XID 31 alone is the application's;
+ * across the two incidents it is the device. The GPU's history API then shows both faults.
+ */
+@QuarkusTest
+@org.junit.jupiter.api.extension.ExtendWith(io.acceltriage.TestAuth.Approver.class)
+class RepeatsAcrossIncidentsOverHttpTest {
+
+    /** A serving node no other HTTP test faults. */
+    static final String NODE = "gpu-a100-08";
+
+    @Inject
+    io.acceltriage.policy.Breaker breaker;
+
+    @Inject
+    io.acceltriage.store.Database database;
+
+    @Inject
+    FaultHistory history;
+
+    @Test
+    void xid31FromAnotherPodADayAfterTheFirstIsTheDeviceAndTheHistoryShowsBoth() {
+        FreshFleet.prepare(database, breaker);
+        try {
+            String page = given().get("/sandbox/exporter/" + NODE + "/metrics").then().statusCode(200).extract().asString();
+            Matcher held = Pattern.compile("DCGM_FI_DEV_XID_ERRORS\\{gpu=\"(\\d)\",UUID=\"([^\"]+)\"[^}]*namespace=\"([^\"]+)\",pod=\"([^\"]+)\"")
+                    .matcher(page);
+            assertTrue(held.find(), "a GPU of " + NODE + " held by a pod:\n" + page);
+            String gpu = held.group(1);
+            String uuid = held.group(2);
+            String holder = held.group(3) + "/" + held.group(4);
+            Instant yesterday = Instant.now().minus(Duration.ofDays(1));
+            database.transaction(tx -> {
+                history.record(tx, List.of(new GpuFault(NODE, gpu, uuid, 31, false, "research/eval-a-3", "exporter", "inc-yesterday",
+                        yesterday)));
+                return null;
+            });
+
+            given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"" + NODE + "\",\"gpu\":" + gpu + ",\"xid\":31}")
+                    .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
+            Map<String, Object> incident = awaitTriaged();
+            assertEquals("device", incident.get("family"), "XID 31 from two pods across incidents is the GPU: " + incident);
+            assertTrue(String.valueOf(incident.get("summary")).contains("across 2 incidents")
+                    || given().get("/api/v1/incidents/" + incident.get("id")).asString().contains("across 2 incidents"),
+                    "the verdict says why: " + incident);
+
+            List<Map<String, Object>> faults = given().spec(TestAuth.bearer(TestAuth.VIEWER))
+                    .get("/api/v1/gpus/" + NODE + "/" + gpu + "/history").then().statusCode(200)
+                    .body("node", equalTo(NODE)).extract().jsonPath().getList("faults");
+            assertEquals(List.of("inc-yesterday", incident.get("id")), faults.stream().map(f -> f.get("incidentId")).toList(),
+                    "yesterday's fault and today's, oldest first: " + faults);
+            assertEquals(List.of("research/eval-a-3", holder), faults.stream().map(f -> f.get("process")).toList());
+            given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/gpus/" + uuid + "x/0/history").then().statusCode(400)
+                    .body("error", containsString("node must be"));
+            given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/gpus/" + NODE + "/nine/history").then().statusCode(400)
+                    .body("error", containsString("gpu must be"));
+        } finally {
+            given().post("/api/v1/sandbox/reset").then().statusCode(200);
+            forget(NODE);
+        }
+    }
+
+    @Inject
+    io.acceltriage.action.Executor executor;
+
+    /** Another serving node of its own: its GPU becomes a repeat offender. */
+    static final String OFFENDER = "gpu-a100-09";
+
+    @Test
+    void theFifthFatalXidOnAGpuIsEscalatedForReplacementWithItsHistoryAndListedAsARepeatOffender() {
+        FreshFleet.prepare(database, breaker);
+        String gpu = "3";
+        String target = OFFENDER + "/" + gpu;
+        try {
+            Instant start = Instant.now();
+            // Four earlier incidents over the last hours asked for this GPU's reset after XID 48; nobody approved them.
+            for (int i = 1; i <= 4; i++) {
+                String earlier = "inc-earlier-" + i;
+                Instant at = start.minus(Duration.ofHours(5 - i));
+                database.transaction(tx -> {
+                    history.record(tx, List.of(new GpuFault(OFFENDER, gpu, null, 48, true, "-", "exporter", earlier, at)));
+                    return null;
+                });
+                executor.carryOut(earlier, new io.acceltriage.policy.Proposal(io.acceltriage.policy.ActionKind.RESET_GPU, target,
+                        "XID 48", List.of(), "rules"), new io.acceltriage.policy.Verdict(io.acceltriage.policy.Decision.APPROVE,
+                        "actions.reset-gpu.decision", List.of("a person approves resets"), false));
+            }
+            given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"" + OFFENDER + "\",\"gpu\":" + gpu + ",\"xid\":48}")
+                    .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
+            Map<String, Object> incident = awaitTriaged(OFFENDER);
+            List<String> reasons = given().get("/api/v1/incidents/" + incident.get("id")).then().statusCode(200).extract().jsonPath()
+                    .getList("assessment.escalationReasons");
+            String denial = reasons.stream().filter(r -> r.contains("repeat offender")).findFirst().orElse(null);
+            assertTrue(denial != null && denial.contains("contact support"), "the reset is refused for replacement: " + reasons);
+            String quoted = reasons.stream().filter(r -> r.startsWith("fault history of " + OFFENDER + " GPU " + gpu)).findFirst()
+                    .orElse(null);
+            assertTrue(quoted != null, "the escalation carries the GPU's history: " + reasons);
+            for (int i = 1; i <= 4; i++) {
+                assertTrue(quoted.contains("XID 48 (fatal) at " + start.minus(Duration.ofHours(5 - i)).toString().substring(0, 16))
+                        && quoted.contains("(incident inc-earlier-" + i + ")"), quoted);
+            }
+            assertTrue(quoted.contains("XID 48 (fatal) at") && quoted.endsWith("(this incident)"), "today's fault is in it too: " + quoted);
+
+            List<io.acceltriage.history.RepeatOffender> offenders = history.repeatOffenders(start.minus(Duration.ofDays(1)), 5);
+            assertEquals(List.of(target), offenders.stream().map(o -> o.node() + "/" + o.gpu())
+                    .filter(t -> t.startsWith("gpu-a100-")).toList(), "the fleet page's read: " + offenders);
+            given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/gpus/" + OFFENDER + "/" + gpu + "/history").then().statusCode(200)
+                    .body("faults.size()", equalTo(5))
+                    .body("remediations.kind", org.hamcrest.Matchers.hasItem("cordon-node"));
+        } finally {
+            given().post("/api/v1/sandbox/reset").then().statusCode(200);
+            database.inTransaction(c -> {
+                try (var ps = c.prepareStatement("delete from actions where target = ?")) {
+                    ps.setString(1, target);
+                    ps.executeUpdate();
+                }
+                return null;
+            });
+            forget(OFFENDER);
+        }
+    }
+
+    private Map<String, Object> awaitTriaged() {
+        return awaitTriaged(NODE);
+    }
+
+    private Map<String, Object> awaitTriaged(String node) {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+        while (true) {
+            List<Map<String, Object>> items = given().queryParam("node", node).get("/api/v1/incidents").jsonPath().getList("items");
+            for (Map<String, Object> i : items) {
+                if (i.get("family") != null && !"triaging".equals(i.get("state"))) return i;
+            }
+            assertFalse(Instant.now().isAfter(deadline), "no triaged incident on " + node + ": " + items);
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Other tests of the run look incidents up by node: this one's are forgotten, and so is the GPU's history. */
+    private void forget(String node) {
+        database.inTransaction(c -> {
+            try (var ps = c.prepareStatement("delete from gpu_faults where node = ?")) {
+                ps.setString(1, node);
+                ps.executeUpdate();
+            }
+            for (String table : List.of("alerts", "incidents")) {
+                String column = table.equals("alerts") ? "incident_id" : "id";
+                try (var ps = c.prepareStatement("delete from " + table + " where " + column + " in (select id from incidents where node = ?)")) {
+                    ps.setString(1, node);
+                    ps.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+}
