@@ -1,5 +1,7 @@
 package io.acceltriage.agent.llm;
 
+import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -129,6 +131,7 @@ public final class ModelAgent {
             OutboundText.Redacted input = redactor.redact(BundleText.forSummary(draft, family, cause, cited), "summary input");
             redactions.addAll(input.redactions());
             Summariser summariser = AiServices.builder(Summariser.class).chatModel(model)
+                    .chatMemoryProvider(ModelAgent::freshMemory)
                     .systemMessageProvider(id -> summarisePrompt).build();
             run.begin("summarise");
             HumanSummary s = call(run, () -> summariser.summarise(input.text()));
@@ -160,6 +163,7 @@ public final class ModelAgent {
             OutboundText.Redacted brief = redactor.redact(BundleText.forInvestigation(rules, candidates), "evidence bundle");
             redactions.addAll(brief.redactions());
             Investigator investigator = AiServices.builder(Investigator.class).chatModel(model)
+                    .chatMemoryProvider(ModelAgent::freshMemory)
                     .systemMessageProvider(id -> investigatePrompt)
                     .tools(gate.guarded(tools))
                     .maxSequentialToolsInvocations(settings.maxSteps() + 1)
@@ -239,6 +243,7 @@ public final class ModelAgent {
             OutboundText.Redacted q = redactor.redact(question, "chat question");
             redactions.addAll(q.redactions());
             ChatService service = AiServices.builder(ChatService.class).chatModel(model)
+                    .chatMemoryProvider(ModelAgent::freshMemory)
                     .systemMessageProvider(id -> chatPrompt)
                     .tools(gate.guarded(history == null ? List.of() : history.tools()))
                     .maxSequentialToolsInvocations(settings.maxSteps() + 1)
@@ -283,6 +288,15 @@ public final class ModelAgent {
             }
             throw new RunStopped("model call failed (" + CallLedger.outcomeOf(e) + "): " + CallLedger.shortMessage(e));
         }
+    }
+
+    /**
+     * One conversation per run. Without it quarkus-langchain4j hands every AI service the one default
+     * memory of the application, so each request carried the last ten messages of other incidents:
+     * their tenants' evidence in this incident's request, and thousands of tokens paid again.
+     */
+    private static ChatMemory freshMemory(Object memoryId) {
+        return MessageWindowChatMemory.withMaxMessages(64);
     }
 
     private static ToolErrorHandlerResult stopOrReport(Throwable error, dev.langchain4j.service.tool.ToolErrorContext ctx) {

@@ -68,9 +68,27 @@ class ModelBenchmarkTest {
                 out.println(s.name() + ": " + score.add(s.spec().expect().family(), o, replay.judge(s, o)));
             }
             score.report(out, ScriptedModelServer.MODEL + " (scripted)");
+            if (System.getProperty("acceltriage.benchmark.dump") != null) java.nio.file.Files.writeString(Path.of(System.getProperty("acceltriage.benchmark.dump")), server.requests().toString());
+            out.println("input per incident by part (characters / 4): " + whereTheInputGoes(server.requests(), score.incidents()));
             assertEquals(0, score.fallbacks(), "no run may fall back against a well-behaved model");
             assertTrue(score.maxRoundTrips() <= 3, "at most three round trips per incident, saw " + score.maxRoundTrips());
         }
+    }
+
+    /** Where the input tokens go, so a cut can be aimed: the request's parts, summed over every request. */
+    static Map<String, Long> whereTheInputGoes(List<JsonNode> requests, int incidents) {
+        Map<String, Long> parts = new java.util.TreeMap<>();
+        for (JsonNode r : requests) {
+            r.fields().forEachRemaining(f -> {
+                if (f.getKey().equals("messages")) {
+                    f.getValue().forEach(m -> parts.merge("messages." + m.path("role").asText(), (long) m.toString().length(), Long::sum));
+                } else {
+                    parts.merge(f.getKey(), (long) f.getValue().toString().length(), Long::sum);
+                }
+            });
+        }
+        parts.replaceAll((k, v) -> v / 4 / Math.max(1, incidents));
+        return parts;
     }
 
     /** A well-behaved scripted model: propose the candidates, conclude, summarise. */
