@@ -49,6 +49,7 @@ public final class ModelAgent {
     private final String investigatePrompt = Prompts.load("investigate");
     private final String summarisePrompt = Prompts.load("summarise");
     private final String chatPrompt = Prompts.load("chat");
+    private volatile double investigateBelow = ModelScope.UNSURE_BELOW;
 
     ModelAgent(LlmSettings settings, ChatModel model, Toolsets toolsets, HistoryTools history, Function<String, String> prometheus) {
         this.settings = settings;
@@ -78,6 +79,12 @@ public final class ModelAgent {
         return new ModelAgent(settings, builder.build(), toolsets, history, null);
     }
 
+    /** The rules' confidence below which the model investigates ({@code acceltriage.llm.investigate-below}). */
+    ModelAgent investigatingBelow(double confidence) {
+        this.investigateBelow = confidence;
+        return this;
+    }
+
     public String model() {
         return settings.model();
     }
@@ -88,7 +95,7 @@ public final class ModelAgent {
      * is what stands when the model fails, and policy judges whatever it proposes.
      */
     public Assessment respond(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates) {
-        Optional<String> investigate = ModelScope.investigateBecause(rules);
+        Optional<String> investigate = ModelScope.investigateBecause(rules, investigateBelow);
         if (investigate.isPresent()) {
             LOG.debugf("model %s investigates %s: %s", settings.model(), rules.subject().key(), investigate.get());
             return review(rules, policy, templates);
@@ -157,7 +164,7 @@ public final class ModelAgent {
             List<Proposal> candidates = rules.judgements().stream().map(Judgement::proposal).toList();
             ProposeMitigationTool propose = new ProposeMitigationTool(new ScopeGuard(bundle, candidates), policy);
             List<AgentTool> tools = new ArrayList<>(EvidenceTools.of(bundle, toolsets, prometheus));
-            if (history != null) tools.addAll(history.tools());
+            if (history != null) tools.addAll(history.forInvestigation());
             tools.add(propose.tool());
 
             OutboundText.Redacted brief = redactor.redact(BundleText.forInvestigation(rules, candidates), "evidence bundle");

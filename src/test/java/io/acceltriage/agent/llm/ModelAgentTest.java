@@ -131,7 +131,8 @@ class ModelAgentTest {
         assertTrue(first.get(1).get("content").asText().contains("<untrusted-data source=\"evidence-bundle\">"));
         List<String> tools = new ArrayList<>();
         sent.get(0).get("tools").forEach(t -> tools.add(t.get("function").get("name").asText()));
-        assertTrue(tools.containsAll(List.of("propose_mitigation", "get_evidence", "list_evidence", "recent_incidents", "audit_trail")), tools.toString());
+        assertTrue(tools.containsAll(List.of("propose_mitigation", "get_evidence", "list_evidence", "recent_incidents")), tools.toString());
+        assertFalse(tools.contains("audit_trail"), "one incident's audit trail is chat's tool, not paid on every investigation: " + tools);
         assertFalse(tools.contains("gpu_xid_errors"), "without Prometheus a declarative tool could only repeat the bundle: " + tools);
         List<String> toolResults = new ArrayList<>();
         sent.get(1).get("messages").forEach(m -> {
