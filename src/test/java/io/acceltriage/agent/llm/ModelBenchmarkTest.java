@@ -68,7 +68,8 @@ class ModelBenchmarkTest {
                 out.println(s.name() + ": " + score.add(s.spec().expect().family(), o, replay.judge(s, o)));
             }
             score.report(out, ScriptedModelServer.MODEL + " (scripted)");
-            if (System.getProperty("acceltriage.benchmark.dump") != null) java.nio.file.Files.writeString(Path.of(System.getProperty("acceltriage.benchmark.dump")), server.requests().toString());
+            String dump = System.getProperty("acceltriage.benchmark.dump"); // a file to read every request in full
+            if (dump != null) java.nio.file.Files.writeString(Path.of(dump), server.requests().toString());
             out.println("input per incident by part (characters / 4): " + whereTheInputGoes(server.requests(), score.incidents()));
             assertEquals(0, score.fallbacks(), "no run may fall back against a well-behaved model");
             assertTrue(score.maxRoundTrips() <= 3, "at most three round trips per incident, saw " + score.maxRoundTrips());
