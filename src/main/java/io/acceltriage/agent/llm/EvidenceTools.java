@@ -27,7 +27,7 @@ final class EvidenceTools {
     static List<AgentTool> of(EvidenceBundle bundle, Toolsets toolsets, Function<String, String> prometheus) {
         List<AgentTool> out = new ArrayList<>();
         out.add(tool(ToolSpecification.builder().name("get_evidence")
-                .description("One evidence item of this incident by id (E1, E2, ...), with its full fact.")
+                .description("One evidence item of this incident by id, in full.")
                 .parameters(JsonObjectSchema.builder().addStringProperty("id", "the evidence id").required("id").build()).build(),
                 args -> {
                     String id = AgentTool.text(args, "id");
@@ -35,7 +35,7 @@ final class EvidenceTools {
                             .orElse("no evidence " + id + " in this incident");
                 }));
         out.add(tool(ToolSpecification.builder().name("list_evidence")
-                .description("The incident's evidence items of one source (metrics, cluster, logs, events), id and summary each.")
+                .description("This incident's evidence of one source, id and summary each.")
                 .parameters(JsonObjectSchema.builder().addEnumProperty("source", List.of("metrics", "cluster", "logs", "events"))
                         .required("source").build()).build(),
                 args -> {

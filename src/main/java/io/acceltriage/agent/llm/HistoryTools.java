@@ -28,21 +28,9 @@ class HistoryTools {
         this.audit = audit;
     }
 
+    /** What chat answers look things up with: recent incidents, one incident, its audit trail. */
     List<AgentTool> tools() {
-        return List.of(
-                EvidenceTools.tool(ToolSpecification.builder().name("recent_incidents")
-                        .description("The latest incidents, newest first, optionally of one node: id, subject, state, family, summary. "
-                                + "Call it to see whether a node or workload failed before.")
-                        .parameters(JsonObjectSchema.builder().addStringProperty("node", "a node name, or empty for every node").build()).build(),
-                        args -> {
-                            String node = AgentTool.text(args, "node");
-                            List<Incident> rows = incidents.list(new IncidentFilter(null, null, node == null || node.isBlank() ? null : node,
-                                    null, null, null, MAX_ROWS));
-                            if (rows.isEmpty()) return "no incidents";
-                            StringBuilder sb = new StringBuilder();
-                            rows.forEach(i -> sb.append(line(i)).append('\n'));
-                            return sb.toString().strip();
-                        }),
+        return List.of(recentIncidents(),
                 EvidenceTools.tool(ToolSpecification.builder().name("get_incident")
                         .description("One incident by id: subject, state, family, confidence, summary.")
                         .parameters(JsonObjectSchema.builder().addStringProperty("id", "the incident id").required("id").build()).build(),
@@ -65,6 +53,30 @@ class HistoryTools {
                             }
                             return sb.toString().strip();
                         }));
+    }
+
+    /**
+     * What an investigation may need of the history: whether this node or workload failed before
+     * (fleet patterns). One incident's audit trail is a chat question, and its specification would be
+     * paid again on every round trip of every investigation.
+     */
+    List<AgentTool> forInvestigation() {
+        return List.of(recentIncidents());
+    }
+
+    private AgentTool recentIncidents() {
+        return EvidenceTools.tool(ToolSpecification.builder().name("recent_incidents")
+                .description("Latest incidents, newest first, optionally of one node: did it fail before?")
+                .parameters(JsonObjectSchema.builder().addStringProperty("node", "a node name, or empty for all").build()).build(),
+                args -> {
+                    String node = AgentTool.text(args, "node");
+                    List<Incident> rows = incidents.list(new IncidentFilter(null, null, node == null || node.isBlank() ? null : node,
+                            null, null, null, MAX_ROWS));
+                    if (rows.isEmpty()) return "no incidents";
+                    StringBuilder sb = new StringBuilder();
+                    rows.forEach(i -> sb.append(line(i)).append('\n'));
+                    return sb.toString().strip();
+                });
     }
 
     private static String line(Incident i) {

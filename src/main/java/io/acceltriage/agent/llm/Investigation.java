@@ -5,7 +5,7 @@ import java.util.List;
 
 /** The investigator's structured conclusion. */
 public record Investigation(
-        @Description("the failure family the evidence supports") FamilyAnswer family,
-        @Description("the main cause in one sentence") String cause,
-        @Description("ids of the evidence items the conclusion rests on, e.g. E1, E4") List<String> evidenceIds,
-        @Description("mitigations you propose; each is judged by policy, none runs by itself") List<ProposedMitigation> proposals) {}
+        FamilyAnswer family,
+        @Description("one sentence") String cause,
+        @Description("evidence ids it rests on") List<String> evidenceIds,
+        @Description("candidate actions you want; policy judges each") List<ProposedMitigation> proposals) {}

@@ -1,5 +1,7 @@
 package io.acceltriage.agent.llm;
 
+import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -47,6 +49,7 @@ public final class ModelAgent {
     private final String investigatePrompt = Prompts.load("investigate");
     private final String summarisePrompt = Prompts.load("summarise");
     private final String chatPrompt = Prompts.load("chat");
+    private volatile double investigateBelow = ModelScope.UNSURE_BELOW;
 
     ModelAgent(LlmSettings settings, ChatModel model, Toolsets toolsets, HistoryTools history, Function<String, String> prometheus) {
         this.settings = settings;
@@ -76,6 +79,12 @@ public final class ModelAgent {
         return new ModelAgent(settings, builder.build(), toolsets, history, null);
     }
 
+    /** The rules' confidence below which the model investigates ({@code acceltriage.llm.investigate-below}). */
+    ModelAgent investigatingBelow(double confidence) {
+        this.investigateBelow = confidence;
+        return this;
+    }
+
     public String model() {
         return settings.model();
     }
@@ -86,7 +95,7 @@ public final class ModelAgent {
      * is what stands when the model fails, and policy judges whatever it proposes.
      */
     public Assessment respond(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates) {
-        Optional<String> investigate = ModelScope.investigateBecause(rules);
+        Optional<String> investigate = ModelScope.investigateBecause(rules, investigateBelow);
         if (investigate.isPresent()) {
             LOG.debugf("model %s investigates %s: %s", settings.model(), rules.subject().key(), investigate.get());
             return review(rules, policy, templates);
@@ -129,6 +138,7 @@ public final class ModelAgent {
             OutboundText.Redacted input = redactor.redact(BundleText.forSummary(draft, family, cause, cited), "summary input");
             redactions.addAll(input.redactions());
             Summariser summariser = AiServices.builder(Summariser.class).chatModel(model)
+                    .chatMemoryProvider(ModelAgent::freshMemory)
                     .systemMessageProvider(id -> summarisePrompt).build();
             run.begin("summarise");
             HumanSummary s = call(run, () -> summariser.summarise(input.text()));
@@ -154,12 +164,13 @@ public final class ModelAgent {
             List<Proposal> candidates = rules.judgements().stream().map(Judgement::proposal).toList();
             ProposeMitigationTool propose = new ProposeMitigationTool(new ScopeGuard(bundle, candidates), policy);
             List<AgentTool> tools = new ArrayList<>(EvidenceTools.of(bundle, toolsets, prometheus));
-            if (history != null) tools.addAll(history.tools());
+            if (history != null) tools.addAll(history.forInvestigation());
             tools.add(propose.tool());
 
             OutboundText.Redacted brief = redactor.redact(BundleText.forInvestigation(rules, candidates), "evidence bundle");
             redactions.addAll(brief.redactions());
             Investigator investigator = AiServices.builder(Investigator.class).chatModel(model)
+                    .chatMemoryProvider(ModelAgent::freshMemory)
                     .systemMessageProvider(id -> investigatePrompt)
                     .tools(gate.guarded(tools))
                     .maxSequentialToolsInvocations(settings.maxSteps() + 1)
@@ -239,6 +250,7 @@ public final class ModelAgent {
             OutboundText.Redacted q = redactor.redact(question, "chat question");
             redactions.addAll(q.redactions());
             ChatService service = AiServices.builder(ChatService.class).chatModel(model)
+                    .chatMemoryProvider(ModelAgent::freshMemory)
                     .systemMessageProvider(id -> chatPrompt)
                     .tools(gate.guarded(history == null ? List.of() : history.tools()))
                     .maxSequentialToolsInvocations(settings.maxSteps() + 1)
@@ -283,6 +295,15 @@ public final class ModelAgent {
             }
             throw new RunStopped("model call failed (" + CallLedger.outcomeOf(e) + "): " + CallLedger.shortMessage(e));
         }
+    }
+
+    /**
+     * One conversation per run. Without it quarkus-langchain4j hands every AI service the one default
+     * memory of the application, so each request carried the last ten messages of other incidents:
+     * their tenants' evidence in this incident's request, and thousands of tokens paid again.
+     */
+    private static ChatMemory freshMemory(Object memoryId) {
+        return MessageWindowChatMemory.withMaxMessages(64);
     }
 
     private static ToolErrorHandlerResult stopOrReport(Throwable error, dev.langchain4j.service.tool.ToolErrorContext ctx) {

@@ -26,6 +26,8 @@ public class ModelMode {
     private final String toolsDir;
     private final HistoryTools history;
     private final Instance<ModelCallListener> listeners;
+    private final double investigateBelow;
+    private final Duration probeEvery;
     private ModelAgent agent;
     private volatile EndpointProbe probe;
 
@@ -38,12 +40,23 @@ public class ModelMode {
             @ConfigProperty(name = "acceltriage.llm.budget.steps", defaultValue = "8") int maxSteps,
             @ConfigProperty(name = "acceltriage.llm.budget.tokens", defaultValue = "60000") long maxTokens,
             @ConfigProperty(name = "acceltriage.llm.budget.seconds", defaultValue = "120") int maxSeconds,
+            @ConfigProperty(name = "acceltriage.llm.investigate-below", defaultValue = "0.7") double investigateBelow,
+            @ConfigProperty(name = "acceltriage.llm.probe-every", defaultValue = "60s") Duration probeEvery,
             @ConfigProperty(name = "acceltriage.tools.dir", defaultValue = "tools") String toolsDir,
             HistoryTools history, Instance<ModelCallListener> listeners) {
         if (maxSteps < 1 || maxTokens < 1 || maxSeconds < 1) {
             throw new IllegalArgumentException("acceltriage.llm.budget.steps, .tokens and .seconds must be at least 1, got "
                     + maxSteps + ", " + maxTokens + ", " + maxSeconds);
         }
+        if (!(investigateBelow >= 0 && investigateBelow <= 1)) {
+            throw new IllegalArgumentException("acceltriage.llm.investigate-below must be a confidence between 0 (the model only"
+                    + " summarises) and 1 (it investigates every incident), got " + investigateBelow);
+        }
+        if (probeEvery.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("acceltriage.llm.probe-every must be at least 1s, got " + probeEvery);
+        }
+        this.investigateBelow = investigateBelow;
+        this.probeEvery = probeEvery;
         String url = baseUrl.map(String::strip).filter(s -> !s.isEmpty()).orElse(null);
         if (url != null) {
             URI u = URI.create(url);
@@ -64,11 +77,23 @@ public class ModelMode {
             LOG.infof("mode: model %s at %s (budget per incident: %d steps, %d tokens, %ds); the rules cross-check it and take over when it fails",
                     settings.model(), settings.baseUrl(), settings.maxSteps(), settings.maxTokens(), settings.maxTime().toSeconds());
             // Off the start-up path: a dead endpoint must not delay readiness; the rules work without it.
+            // Repeated, so GET /api/v1/mode tells the truth after the model goes down or comes back;
+            // only a change is logged.
             Thread t = new Thread(() -> {
-                EndpointProbe p = EndpointProbe.of(settings);
-                probe = p;
-                if (p.reachable()) LOG.infof("model endpoint %s %s", settings.baseUrl(), p.detail());
-                else LOG.warnf("model endpoint %s is unreachable (%s): the rules decide until it answers", settings.baseUrl(), p.detail());
+                while (!Thread.currentThread().isInterrupted()) {
+                    EndpointProbe before = probe;
+                    EndpointProbe p = EndpointProbe.of(settings);
+                    probe = p;
+                    if (before == null || before.reachable() != p.reachable()) {
+                        if (p.reachable()) LOG.infof("model endpoint %s %s", settings.baseUrl(), p.detail());
+                        else LOG.warnf("model endpoint %s is unreachable (%s): the rules decide until it answers", settings.baseUrl(), p.detail());
+                    }
+                    try {
+                        Thread.sleep(probeEvery.toMillis());
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
             }, "acceltriage-model-probe");
             t.setDaemon(true);
             t.start();
@@ -86,7 +111,7 @@ public class ModelMode {
         return configured() ? settings.model() : "rules";
     }
 
-    /** What the start-up probe of the endpoint found; empty in rules mode or while it runs. */
+    /** What the latest probe of the endpoint found (every {@code acceltriage.llm.probe-every}); empty in rules mode or before the first. */
     public Optional<EndpointProbe> probe() {
         return Optional.ofNullable(probe);
     }
@@ -98,7 +123,7 @@ public class ModelMode {
     /** The configured model's agent; empty in rules mode. */
     public synchronized Optional<ModelAgent> agent() {
         if (!configured()) return Optional.empty();
-        if (agent == null) agent = agentFor(settings);
+        if (agent == null) agent = agentFor(settings).investigatingBelow(investigateBelow);
         return Optional.of(agent);
     }
 

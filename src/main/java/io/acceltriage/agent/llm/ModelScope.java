@@ -18,20 +18,26 @@ import java.util.Optional;
 final class ModelScope {
 
     /**
-     * Below this the rules' own plan mostly cannot act (the default policy asks 0.6 to 0.8 of every
-     * mitigation), so a second, independent reading of the evidence is worth its cost.
+     * The default of {@code acceltriage.llm.investigate-below}: below it the rules' own plan mostly
+     * cannot act (the default policy asks 0.6 to 0.8 of every mitigation), so a second, independent
+     * reading of the evidence is worth its cost.
      */
     static final double UNSURE_BELOW = 0.7;
 
     private ModelScope() {}
 
-    /** Why the model should investigate this incident; empty when the summary is all it adds. */
+    /** With the default threshold. */
     static Optional<String> investigateBecause(Assessment rules) {
+        return investigateBecause(rules, UNSURE_BELOW);
+    }
+
+    /** Why the model should investigate this incident; empty when the summary is all it adds. */
+    static Optional<String> investigateBecause(Assessment rules, double unsureBelow) {
         Diagnosis d = rules.diagnosis();
         if (d.family() == Family.NONE) {
             return brokenWorkload(rules.evidence()).map(w -> "the rules found no fault but " + w);
         }
-        if (d.confidence() < UNSURE_BELOW) {
+        if (d.confidence() < unsureBelow) {
             return Optional.of(String.format("the rules are unsure (%s, confidence %.2f)", d.family().wireName(), d.confidence()));
         }
         return Optional.empty();

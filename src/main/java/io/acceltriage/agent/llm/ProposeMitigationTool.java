@@ -39,12 +39,11 @@ final class ProposeMitigationTool {
 
     AgentTool tool() {
         ToolSpecification spec = ToolSpecification.builder().name(NAME)
-                .description("Propose one mitigation for policy to judge; returns the verdict (allow, approve, deny). "
-                        + "Nothing runs by this call. Use a candidate action of the bundle.")
+                .description("Policy's verdict (allow, approve, deny) on one candidate action; runs nothing.")
                 .parameters(JsonObjectSchema.builder()
                         .addEnumProperty("kind", Arrays.stream(ActionKind.values()).map(ActionKind::wireName).toList())
-                        .addStringProperty("target", "a node name, or namespace/name of a pod or workload")
-                        .addStringProperty("reason", "why, citing evidence ids")
+                        .addStringProperty("target", "as in the candidate action")
+                        .addStringProperty("reason", "why, citing ids")
                         .addProperty("evidence_ids", JsonArraySchema.builder().items(new JsonStringSchema()).build())
                         .required("kind", "target", "reason").build()).build();
         return EvidenceTools.tool(spec, args -> {

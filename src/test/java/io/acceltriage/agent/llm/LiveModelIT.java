@@ -97,12 +97,15 @@ class LiveModelIT {
     }
 
     @Test
-    void anUnreachableModelEndpointIsSaidOnTheModeEndpointAndEverySeamOfThePackagedServiceResolves() throws Exception {
+    void anUnreachableModelEndpointIsSaidOnTheModeEndpointUntilItComesUpAndEverySeamOfThePackagedServiceResolves() throws Exception {
         int closed = ServerProcess.freePort(); // nothing listens there
         try (ServiceProcess service = ServiceProcess.start(data, Map.of(
                 "ACCELTRIAGE_ACCESS_TOKENS", "live-test:admin:" + ADMIN,
                 "ACCELTRIAGE_LLM_BASE_URL", "http://127.0.0.1:" + closed + "/v1",
-                "ACCELTRIAGE_LLM_MODEL", "nobody-home"))) {
+                "ACCELTRIAGE_LLM_MODEL", ScriptedModelServer.MODEL,
+                "ACCELTRIAGE_LLM_PROBE_EVERY", "1s",
+                // Every incident is investigated, however sure the rules are.
+                "ACCELTRIAGE_LLM_INVESTIGATE_BELOW", "1"))) {
             service.awaitReady(Duration.ofSeconds(120));
             JsonNode mode = json(service.awaitBody("/api/v1/mode", ADMIN, Duration.ofSeconds(20), b -> b.contains("\"reachable\"")));
             assertEquals("model", mode.path("mode").asText());
@@ -114,6 +117,19 @@ class LiveModelIT {
             assertFalse(fleet.contains("not built into this version"), fleet);
             assertTrue(fleet.contains("Circuit breaker:</b>") && fleet.contains("closed"), fleet);
             assertTrue(service.get("/metrics", null).body().contains("\nacceltriage_circuit_breaker_tripped 0.0"), "the gauge is set");
+
+            // The model comes up where it was expected: the repeated probe says so without a restart.
+            try (ScriptedModelServer server = new ScriptedModelServer(closed).otherwise(LiveModelIT::agreeable)) {
+                JsonNode up = json(service.awaitBody("/api/v1/mode", ADMIN, Duration.ofSeconds(30), b -> b.contains("\"reachable\":true")));
+                assertTrue(up.path("endpointProbe").path("detail").asText().startsWith("answered"), up.toString());
+
+                // investigate-below 1: even a clear XID 79 is investigated, not only summarised.
+                JsonNode xid79 = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}", "gpu-h100-03");
+                assertEquals(List.of("investigate", "summarise"), purposesSentFor(server, "gpu-h100-03"));
+                assertEquals(2, audit(service, xid79, "model.call").size());
+            }
+            JsonNode down = json(service.awaitBody("/api/v1/mode", ADMIN, Duration.ofSeconds(30), b -> b.contains("\"reachable\":false")));
+            assertTrue(down.path("endpointProbe").path("detail").asText().startsWith("unreachable"), down.toString());
         }
     }
 

@@ -100,6 +100,23 @@ class ModelAgentTest {
     }
 
     @Test
+    void eachRunIsItsOwnConversationSoNoIncidentIsSentWithAnothersMessages() throws Exception {
+        server.otherwise(req -> req.has("tools") ? ScriptedModelServer.answer(investigation("DEVICE", List.of("E1"), List.of()))
+                : ScriptedModelServer.answer(Map.of("text", "GPU 3 fell off the bus [E1].", "evidenceIds", List.of("E1"))));
+        ModelAgent agent = agent(Duration.ofSeconds(10));
+        assess(agent);
+        assess(agent);
+
+        List<JsonNode> sent = server.requests();
+        assertEquals(4, sent.size(), "investigation and summary, twice");
+        for (JsonNode r : sent) {
+            List<String> roles = new ArrayList<>();
+            r.get("messages").forEach(m -> roles.add(m.get("role").asText()));
+            assertEquals(List.of("system", "user"), roles, "only this run's own messages: " + roles);
+        }
+    }
+
+    @Test
     void aFullInvestigationUsesTheModelsConclusionAndSummaryInThreeRoundTrips() throws Exception {
         server.then(req -> ScriptedModelServer.toolCalls(List.of(Map.entry("get_evidence", "{\"id\":\"E1\"}"),
                         Map.entry("propose_mitigation", "{\"kind\":\"cordon-node\",\"target\":\"" + NODE + "\",\"reason\":\"XID 79 [E1]\"}"))))
@@ -131,7 +148,8 @@ class ModelAgentTest {
         assertTrue(first.get(1).get("content").asText().contains("<untrusted-data source=\"evidence-bundle\">"));
         List<String> tools = new ArrayList<>();
         sent.get(0).get("tools").forEach(t -> tools.add(t.get("function").get("name").asText()));
-        assertTrue(tools.containsAll(List.of("propose_mitigation", "get_evidence", "list_evidence", "recent_incidents", "audit_trail")), tools.toString());
+        assertTrue(tools.containsAll(List.of("propose_mitigation", "get_evidence", "list_evidence", "recent_incidents")), tools.toString());
+        assertFalse(tools.contains("audit_trail"), "one incident's audit trail is chat's tool, not paid on every investigation: " + tools);
         assertFalse(tools.contains("gpu_xid_errors"), "without Prometheus a declarative tool could only repeat the bundle: " + tools);
         List<String> toolResults = new ArrayList<>();
         sent.get(1).get("messages").forEach(m -> {

@@ -28,9 +28,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * Benchmark, not part of the default run: replays the whole corpus through the model path against a
  * scripted OpenAI-compatible server and reports round trips and tokens per incident. The scripted
- * model behaves like a well-prompted one: it proposes the bundle's candidate actions in one turn, then
- * concludes, then summarises — so the numbers measure the agent's protocol (bundle first, at most
- * three round trips), not a model's intelligence. Its family is a keyword heuristic.
+ * model behaves as the prompt asks: it concludes in one turn with the bundle's candidate actions as
+ * its proposals, then summarises — so the numbers measure the agent's protocol (the findings' evidence
+ * first, the rest by id), not a model's intelligence. Its family is a keyword heuristic.
  *
  * <pre>./mvnw -o test -Dtest=ModelBenchmarkTest -Dacceltriage.benchmark=true</pre>
  */
@@ -68,12 +68,31 @@ class ModelBenchmarkTest {
                 out.println(s.name() + ": " + score.add(s.spec().expect().family(), o, replay.judge(s, o)));
             }
             score.report(out, ScriptedModelServer.MODEL + " (scripted)");
+            String dump = System.getProperty("acceltriage.benchmark.dump"); // a file to read every request in full
+            if (dump != null) java.nio.file.Files.writeString(Path.of(dump), server.requests().toString());
+            out.println("input per incident by part (characters / 4): " + whereTheInputGoes(server.requests(), score.incidents()));
             assertEquals(0, score.fallbacks(), "no run may fall back against a well-behaved model");
             assertTrue(score.maxRoundTrips() <= 3, "at most three round trips per incident, saw " + score.maxRoundTrips());
         }
     }
 
-    /** A well-behaved scripted model: propose the candidates, conclude, summarise. */
+    /** Where the input tokens go, so a cut can be aimed: the request's parts, summed over every request. */
+    static Map<String, Long> whereTheInputGoes(List<JsonNode> requests, int incidents) {
+        Map<String, Long> parts = new java.util.TreeMap<>();
+        for (JsonNode r : requests) {
+            r.fields().forEachRemaining(f -> {
+                if (f.getKey().equals("messages")) {
+                    f.getValue().forEach(m -> parts.merge("messages." + m.path("role").asText(), (long) m.toString().length(), Long::sum));
+                } else {
+                    parts.merge(f.getKey(), (long) f.getValue().toString().length(), Long::sum);
+                }
+            });
+        }
+        parts.replaceAll((k, v) -> v / 4 / Math.max(1, incidents));
+        return parts;
+    }
+
+    /** A well-behaved scripted model: conclude with the candidates as proposals, then summarise. */
     static ScriptedModelServer.Reply oracle(JsonNode request) {
         JsonNode messages = request.path("messages");
         String system = "";
@@ -88,18 +107,11 @@ class ModelBenchmarkTest {
             String text = cited.isEmpty() ? "No evidence was gathered." : "See the evidence [" + cited.get(0) + "].";
             return ScriptedModelServer.answer(Map.of("text", text, "evidenceIds", cited));
         }
-        boolean toolsDone = false;
-        for (JsonNode m : messages) toolsDone |= m.path("role").asText().equals("tool");
-        if (!toolsDone) {
-            List<Map.Entry<String, String>> calls = new ArrayList<>();
-            Matcher c = CANDIDATE.matcher(user.substring(0, Math.max(0, user.indexOf("Evidence bundle:"))));
-            while (c.find()) {
-                calls.add(Map.entry("propose_mitigation", "{\"kind\":\"" + c.group(1) + "\",\"target\":\"" + c.group(2)
-                        + "\",\"reason\":\"candidate\"}"));
-            }
-            if (!calls.isEmpty()) return ScriptedModelServer.toolCalls(calls);
-        }
-        return ScriptedModelServer.answer(Map.of("family", family(user), "cause", "scripted", "evidenceIds", cited, "proposals", List.of()));
+        // As the prompt asks: one turn, the candidate actions it wants in its proposals.
+        List<Map<String, String>> proposals = new ArrayList<>();
+        Matcher c = CANDIDATE.matcher(user.substring(0, Math.max(0, user.indexOf("Evidence bundle:"))));
+        while (c.find()) proposals.add(Map.of("kind", c.group(1), "target", c.group(2), "reason", "candidate"));
+        return ScriptedModelServer.answer(Map.of("family", family(user), "cause", "scripted", "evidenceIds", cited, "proposals", proposals));
     }
 
     private static String family(String bundle) {

@@ -44,7 +44,12 @@ final class ScriptedModelServer implements AutoCloseable {
     private int counter;
 
     ScriptedModelServer() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        this(0);
+    }
+
+    /** On a given port: a model that comes up where the service was told to find it. */
+    ScriptedModelServer(int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.createContext("/", this::handle);
         server.setExecutor(threads);
         server.start();
