@@ -207,11 +207,11 @@ public final class Charts {
         return s.length() <= max ? s : s.substring(0, max - 1) + "…";
     }
 
-    /** A value as a person reads it: whole numbers without decimals, others to three significant places. */
-    static String value(double v, String unit) {
+    /** A value as a person reads it: whole numbers without decimals, others to three significant digits (0.0125, 7.5, 12.3). */
+    public static String value(double v, String unit) {
         String n = v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
                 : Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%.0f", v)
-                : Math.abs(v) >= 10 ? String.format(Locale.ROOT, "%.1f", v) : String.format(Locale.ROOT, "%.2f", v);
+                : new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
         return unit == null || unit.isEmpty() ? n : n + " " + unit;
     }
 

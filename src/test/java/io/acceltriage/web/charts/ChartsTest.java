@@ -117,7 +117,9 @@ class ChartsTest {
         try {
             java.util.Locale.setDefault(java.util.Locale.GERMANY);
             assertTrue(Charts.sparkline("x", List.of(0.5, 1.5), -1).contains("points=\"3.0,25.0 117.0,3.0\""));
-            assertEquals("2.50 s", Charts.value(2.5, "s"));
+            assertEquals("2.5 s", Charts.value(2.5, "s"));
+            assertEquals("0.0125", Charts.value(0.0125, ""));
+            assertEquals("12.3", Charts.value(12.34, ""));
         } finally {
             java.util.Locale.setDefault(before);
         }
