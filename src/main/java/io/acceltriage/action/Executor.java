@@ -52,6 +52,12 @@ public final class Executor {
 
     public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
             Supplier<Policy> policy, GpuDevices gpus) {
+        this(client, database, audit, leadership, timing, policy, gpus, List.of("acceltriage.io/pool"));
+    }
+
+    /** {@code poolLabels}: the node labels that name a node's pool (validate-node's level is per pool). */
+    public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
+            Supplier<Policy> policy, GpuDevices gpus, List<String> poolLabels) {
         this.database = database;
         this.audit = audit;
         this.store = new ActionStore(database);
@@ -60,7 +66,8 @@ public final class Executor {
         for (Mitigation m : List.of(new CordonNode(client, taint, timing), new RestartPod(client, timing),
                 new RestartGroup(client, timing), new DrainNode(client, taint, timing), new ShiftReplicas(client, timing),
                 new RestartNodeAgent(client, timing), new ResetGpu(client, taint, gpus, policy, node -> store.cordonedNodes().containsKey(node), timing),
-                new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing))) {
+                new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing),
+                new ValidateNode(client, policy, poolLabels, timing))) {
             mitigations.put(m.kind(), m);
         }
     }

@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  *       {@value #LABEL}{@code =requested} says the node is with repair.
  * </ul>
  *
- * A health label from before the repair is removed, so {@link ReturnNode} can only trust a check run after it.
+ * A health label or validation from before the repair is removed, so {@link ReturnNode} can only trust a check run after it.
  */
 final class RepairNode implements Mitigation {
 
@@ -73,7 +73,8 @@ final class RepairNode implements Mitigation {
         String health = healthLabel().key();
         client.nodes().withName(node).edit(n -> {
             NodeBuilder b = new NodeBuilder(n);
-            b.editMetadata().addToLabels(LABEL, "requested").removeFromLabels(health).removeFromAnnotations(MESSAGE)
+            b.editMetadata().addToLabels(LABEL, "requested").removeFromLabels(health).removeFromLabels(ValidateNode.LABEL)
+                    .removeFromAnnotations(MESSAGE)
                     .addToAnnotations(REQUESTED_AT, Instant.now().toString()).endMetadata();
             if ("handshake".equals(protocol) && !hasTaint(n)) b.editSpec().addToTaints(taint()).endSpec();
             return b.build();
@@ -139,5 +140,9 @@ final class RepairNode implements Mitigation {
 
     static Map<String, String> labels(Node n) {
         return n == null || n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels();
+    }
+
+    static Map<String, String> annotations(Node n) {
+        return n == null || n.getMetadata().getAnnotations() == null ? Map.of() : n.getMetadata().getAnnotations();
     }
 }

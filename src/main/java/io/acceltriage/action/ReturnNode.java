@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +52,9 @@ final class ReturnNode implements Mitigation {
         if (unfit.isPresent()) {
             return Outcome.failed("node " + node + " stays fenced: " + unfit.get(), false);
         }
-        String passed = "health check " + health().key() + "=" + health().pass();
+        String passed = ValidateNode.passedAt(n).isPresent()
+                ? RepairNode.annotations(n).getOrDefault(ValidateNode.MESSAGE, "validate-node passed")
+                : "health check " + health().key() + "=" + health().pass();
         if (dryRun) {
             return Outcome.done("dry run: " + node + " passed validation (" + passed + "); would clear the repair hand-over and uncordon it");
         }
@@ -91,13 +94,33 @@ final class ReturnNode implements Mitigation {
             return Optional.of("it advertises " + (allocatable == null ? 0 : allocatable.getNumericalAmount().intValue()) + " of "
                     + capacity.getNumericalAmount().intValue() + " GPUs");
         }
+        Optional<Instant> validated = ValidateNode.passedAt(n);
+        Optional<Instant> repaired = requestedAt(notes);
+        if (validated.isPresent() && (repaired.isEmpty() || validated.get().isAfter(repaired.get()))) return Optional.empty();
+        String validation = "failed".equals(labels.get(ValidateNode.LABEL))
+                ? "validate-node failed: " + notes.getOrDefault(ValidateNode.MESSAGE, "")
+                : "no validate-node has passed since the repair";
+        if (!healthLabelAccepted()) return Optional.of(validation);
         String health = labels.get(health().key());
         if (!health().pass().equals(health)) {
             String diag = notes.get(health().key());
-            return Optional.of(health == null ? "no health check has run since the repair (label " + health().key() + " missing)"
-                    : "health check " + health().key() + "=" + health + (diag == null ? "" : ": " + diag));
+            return Optional.of(validation + ", and " + (health == null ? "no health check has run since the repair (label " + health().key() + " missing)"
+                    : "health check " + health().key() + "=" + health + (diag == null ? "" : ": " + diag)));
         }
         return Optional.empty();
+    }
+
+    /** The health label counts where the policy names one (or there is no policy, as in the tools' defaults). */
+    private boolean healthLabelAccepted() {
+        return policy.get() == null || policy.get().healthLabelConfigured();
+    }
+
+    private static Optional<Instant> requestedAt(Map<String, String> notes) {
+        try {
+            return Optional.ofNullable(notes.get(RepairNode.REQUESTED_AT)).map(Instant::parse);
+        } catch (java.time.format.DateTimeParseException e) {
+            return Optional.empty();
+        }
     }
 
     /**
