@@ -130,6 +130,26 @@ final class RepairNode implements Mitigation {
         return client.genericKubernetesResources(context).inNamespace(r.namespace());
     }
 
+    /**
+     * Still with repair: under the handshake the repairer has not answered; under medik8s the
+     * remediation CR has not succeeded (the CR, not the label, is medik8s's answer).
+     */
+    static java.util.Optional<String> stillWithRepair(KubernetesClient client, Policy p, Node n) {
+        String node = n.getMetadata().getName();
+        String state = labels(n).get(LABEL);
+        if (p == null || !"medik8s".equals(p.repairProtocol())) {
+            return "requested".equals(state)
+                    ? java.util.Optional.of("the repairer has not answered yet (label " + LABEL + "=requested)") : java.util.Optional.empty();
+        }
+        Policy.Remediation r = p.remediation();
+        GenericKubernetesResource cr = remediations(client, r).withName(node).get();
+        if (cr == null) return java.util.Optional.empty();
+        Object status = cr.getAdditionalProperties().get("status");
+        boolean succeeded = status instanceof Map<?, ?> s && s.get("conditions") instanceof List<?> cs && cs.stream()
+                .anyMatch(c -> c instanceof Map<?, ?> m && "Succeeded".equals(m.get("type")) && "True".equals(m.get("status")));
+        return succeeded ? java.util.Optional.empty() : java.util.Optional.of(r.kind() + " " + r.namespace() + "/" + node + " has not succeeded yet");
+    }
+
     static Taint taint() {
         return new TaintBuilder().withKey(TAINT).withValue("requested").withEffect("NoSchedule").build();
     }

@@ -2,7 +2,6 @@ package io.acceltriage.action;
 
 import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Policy;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -84,7 +83,7 @@ final class ReturnNode implements Mitigation {
         String said = notes.getOrDefault(RepairNode.MESSAGE, "");
         String state = labels.get(RepairNode.LABEL);
         if ("failed".equals(state)) return Optional.of("the repairer reports failure" + (said.isEmpty() ? "" : ": " + said));
-        Optional<String> withRepair = stillWithRepair(n.getMetadata().getName(), state);
+        Optional<String> withRepair = RepairNode.stillWithRepair(client, policy.get(), n);
         if (withRepair.isPresent()) return withRepair;
         if (!Pods.nodeReady(n)) return Optional.of("the node is not Ready");
         var capacity = n.getStatus().getCapacity() == null ? null : n.getStatus().getCapacity().get(ResetGpu.GPU);
@@ -121,25 +120,6 @@ final class ReturnNode implements Mitigation {
         } catch (java.time.format.DateTimeParseException e) {
             return Optional.empty();
         }
-    }
-
-    /**
-     * Still with repair: under the handshake the repairer has not answered; under medik8s the
-     * remediation CR has not succeeded (the CR, not the label, is medik8s's answer).
-     */
-    private Optional<String> stillWithRepair(String node, String state) {
-        Policy p = policy.get();
-        if (p == null || !"medik8s".equals(p.repairProtocol())) {
-            return "requested".equals(state) ? Optional.of("the repairer has not answered yet (label " + RepairNode.LABEL + "=requested)")
-                    : Optional.empty();
-        }
-        Policy.Remediation r = p.remediation();
-        GenericKubernetesResource cr = RepairNode.remediations(client, r).withName(node).get();
-        if (cr == null) return Optional.empty();
-        Object status = cr.getAdditionalProperties().get("status");
-        boolean succeeded = status instanceof Map<?, ?> s && s.get("conditions") instanceof List<?> cs && cs.stream()
-                .anyMatch(c -> c instanceof Map<?, ?> m && "Succeeded".equals(m.get("type")) && "True".equals(m.get("status")));
-        return succeeded ? Optional.empty() : Optional.of(r.kind() + " " + r.namespace() + "/" + node + " has not succeeded yet");
     }
 
     @Override

@@ -289,6 +289,60 @@ class BackToServiceTest {
     }
 
     @Test
+    void theStepsOfOneRepairRunInOrderAndReturnIsProposedOnlyOnceTheValidationPassed() {
+        executor = executor(validating(""));
+        String incident = "inc-" + UUID.randomUUID().toString().substring(0, 8);
+        cluster.inject(Fault.xid(NODE, 0, 79));
+        io.acceltriage.policy.Verdict approve = new io.acceltriage.policy.Verdict(io.acceltriage.policy.Decision.APPROVE, "test",
+                List.of("test"), false);
+        // As triage records them: all three at once, the return for a person.
+        assertEquals(ActionStatus.SUCCEEDED, executor.carryOut(incident, MitigationsTest.proposal(ActionKind.CORDON_NODE, NODE),
+                MitigationsTest.allow()).status());
+        ActionRecord repair = executor.carryOut(incident, MitigationsTest.proposal(ActionKind.REPAIR_NODE, NODE), approve);
+        ActionRecord validate = executor.carryOut(incident, MitigationsTest.proposal(ActionKind.VALIDATE_NODE, NODE), MitigationsTest.allow());
+        ActionRecord back = executor.carryOut(incident, MitigationsTest.proposal(ActionKind.RETURN_NODE, NODE), approve);
+        assertEquals(ActionStatus.AWAITING_APPROVAL, repair.status());
+        assertEquals(ActionStatus.PLANNED, validate.status(), "an allowed validation waits for the repair: " + validate.detail());
+        assertEquals(0, executor.followUps(), "nothing is ready while the repair waits");
+        assertEquals(0, executor.resumePlanned());
+        assertTrue(executor.awaitingSince(executor.find(back.id()).orElseThrow()).isEmpty(), "no approval window runs yet");
+
+        // The repair runs (as an approval would make it) and the simulated repairer answers.
+        ActionRecord planned = executor.database().transaction(tx -> executor.store().transition(tx, repair, ActionStatus.AWAITING_APPROVAL,
+                ActionStatus.PLANNED, repair.detail(), null)).orElseThrow();
+        assertEquals(ActionStatus.SUCCEEDED, executor.run(planned).status());
+        assertTrue(MitigationsTest.FAST.until(java.time.Duration.ofSeconds(30), () -> {
+            executor.resumePlanned();
+            return executor.find(validate.id()).orElseThrow().status() != ActionStatus.PLANNED;
+        }), "the leader's loop runs the validation once the repairer answered");
+        ActionRecord ran = executor.find(validate.id()).orElseThrow();
+        assertEquals(ActionStatus.SUCCEEDED, ran.status(), ran.detail());
+
+        assertEquals(1, executor.followUps(), "return-node is proposed now, as its own step");
+        ActionRecord ready = executor.find(back.id()).orElseThrow();
+        assertEquals(ActionStatus.AWAITING_APPROVAL, ready.status());
+        assertTrue(ready.detail().contains("ready for approval: validate-node " + NODE + " passed"), ready.detail());
+        assertEquals(ready.updatedAt(), executor.awaitingSince(ready).orElseThrow(), "its approval window starts now");
+        assertEquals(0, executor.followUps(), "proposed once");
+        assertTrue(io.acceltriage.audit.TestAudit.reader(database).find(io.acceltriage.audit.AuditQuery.forIncident(incident)).stream().anyMatch(r -> r.kind() == io.acceltriage.audit.AuditKind.PROPOSAL
+                && String.valueOf(r.payload()).contains("validate-node " + NODE + " passed")), "the proposal is audited");
+    }
+
+    @Test
+    void aLaterStepWhoseRepairWasRefusedIsSkippedWithTheReason() {
+        String incident = "inc-" + UUID.randomUUID().toString().substring(0, 8);
+        run(ActionKind.CORDON_NODE, NODE);
+        ActionRecord repair = executor.carryOut(incident, MitigationsTest.proposal(ActionKind.REPAIR_NODE, NODE),
+                new io.acceltriage.policy.Verdict(io.acceltriage.policy.Decision.DENY, "test", List.of("denied"), false));
+        assertEquals(ActionStatus.SKIPPED, repair.status());
+        ActionRecord validate = executor.carryOut(incident, MitigationsTest.proposal(ActionKind.VALIDATE_NODE, NODE), MitigationsTest.allow());
+        assertEquals(ActionStatus.SKIPPED, validate.status());
+        assertTrue(validate.detail().contains("not run: repair-node " + NODE + " is skipped"), validate.detail());
+        assertTrue(client.batch().v1().jobs().inAnyNamespace().withLabel(ValidateNode.JOB_LABEL, NODE).list().getItems().isEmpty(),
+                "no diagnostic Job was started");
+    }
+
+    @Test
     void theMedik8sProtocolCreatesARemediationNamedAfterTheNodeAndWaitsForItToSucceed() {
         Policy medik8s = Policy.parse("m.yaml", """
                 apiVersion: acceltriage.io/v1

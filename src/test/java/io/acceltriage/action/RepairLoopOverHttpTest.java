@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The repair half of the loop through the running service's HTTP API: XID 79 (off the bus, only a
  * reboot clears it) on gpu-a100-06 is injected into the sandbox; the incident proposes repair-node,
- * validate-node and return-node; the approver approves the hand-over, the simulated repairer reboots
- * the node, the approver approves the validation, the simulated Job controller runs the DCGM
- * diagnostic Job and its JSON says Pass, and only then does return-node take the node back.
+ * validate-node and return-node; the approver approves the validation early (kept until the repair
+ * answers) and then the hand-over; the simulated repairer reboots the node, the leader's loop runs the
+ * DCGM diagnostic Job, whose JSON says Pass; return-node is proposed then and takes the node back.
  */
 @QuarkusTest
 @org.junit.jupiter.api.extension.ExtendWith(io.acceltriage.TestAuth.Approver.class)
@@ -48,13 +48,16 @@ class RepairLoopOverHttpTest {
             Map<String, Object> validate = awaitAction("validate-node", NODE, "awaiting_approval");
             Map<String, Object> back = awaitAction("return-node", NODE, "awaiting_approval");
 
-            assertEquals("succeeded", approve(repair).getString("status"));
-            await(() -> Integer.valueOf(8).equals(node().get("allocatable")) && Boolean.TRUE.equals(node().get("ready")),
-                    "the simulated repairer rebooted the node: " + node());
-            assertEquals(Boolean.TRUE, node().get("cordoned"), "a repaired node stays fenced until it is validated and returned");
+            // Approved before the repair: kept, and run by the leader's loop once the repairer answered.
+            JsonPath early = approve(validate);
+            assertEquals("planned", early.getString("status"), early.getString("message"));
+            assertTrue(early.getString("message").contains("runs once the step before it completes"), early.getString("message"));
 
-            JsonPath validated = approve(validate);
-            assertEquals("succeeded", validated.getString("status"), validated.getString("message"));
+            assertEquals("succeeded", approve(repair).getString("status"));
+            await(() -> "succeeded".equals(status(validate)), "the validation ran after the repair: " + status(validate));
+            assertEquals(Boolean.TRUE, node().get("cordoned"), "a repaired node stays fenced until it is returned");
+            await(() -> String.valueOf(given().get("/api/v1/actions/" + back.get("id")).jsonPath().getString("detail"))
+                    .contains("ready for approval: validate-node " + NODE + " passed"), "return-node is proposed once the validation passed");
             String detail = given().get("/api/v1/actions/" + validate.get("id")).then().statusCode(200).extract().jsonPath().getString("detail");
             assertTrue(detail.contains("passed validation: dcgmi diag -r 2: Pass"), detail);
             assertEquals(Boolean.TRUE, node().get("cordoned"), "validation alone never uncordons");
@@ -78,6 +81,10 @@ class RepairLoopOverHttpTest {
     private JsonPath approve(Map<String, Object> action) {
         return given().contentType("application/json").body(Map.of("approver", "test-approver", "reason", "XID 79 runbook"))
                 .post("/api/v1/actions/" + action.get("id") + "/approve").then().statusCode(200).extract().jsonPath();
+    }
+
+    private static String status(Map<String, Object> action) {
+        return given().get("/api/v1/actions/" + action.get("id")).then().statusCode(200).extract().jsonPath().getString("status");
     }
 
     private Map<String, Object> node() {
