@@ -59,20 +59,22 @@ final class ValidateNode implements Mitigation {
     /** Fenced and back from repair: diagnostics on a node that serves, or that a repairer still holds, prove nothing. */
     @Override
     public List<Precondition> preconditions() {
-        return List.of(new Preconditions.NodeFenced(client), new BackFromRepair(client));
+        return List.of(new Preconditions.NodeFenced(client), new BackFromRepair(client, policy));
     }
 
-    record BackFromRepair(KubernetesClient client) implements Precondition {
+    /** The repairer answered (handshake label, or the medik8s remediation succeeded) and did not report failure. */
+    record BackFromRepair(KubernetesClient client, Supplier<Policy> policy) implements Precondition {
         public String name() {
             return "back-from-repair";
         }
 
         public Optional<String> unmet(Mitigation.Target t) {
             Node n = client.nodes().withName(t.name()).get();
-            String state = RepairNode.labels(n).get(RepairNode.LABEL);
-            if ("requested".equals(state)) return Optional.of("node " + t.name() + " is still with repair (" + RepairNode.LABEL + "=requested)");
-            if ("failed".equals(state)) return Optional.of("the repairer reports failure on " + t.name() + "; a person looks first");
-            return Optional.empty();
+            if (n == null) return Optional.of("node " + t.name() + " does not exist (it may have been replaced)");
+            if ("failed".equals(RepairNode.labels(n).get(RepairNode.LABEL))) {
+                return Optional.of("the repairer reports failure on " + t.name() + "; a person looks first");
+            }
+            return RepairNode.stillWithRepair(client, policy.get(), n).map(why -> "node " + t.name() + " is still with repair: " + why);
         }
     }
 
