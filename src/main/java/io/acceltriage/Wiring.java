@@ -243,7 +243,7 @@ class Wiring {
             @ConfigProperty(name = "acceltriage.actions.scale-up-wait", defaultValue = "60s") Duration scaleUp,
             @ConfigProperty(name = "acceltriage.actions.verify-timeout", defaultValue = "60s") Duration verify) {
         return new Executor(client, database, audit, leadership, new Timing(eviction, scaleUp, verify, Duration.ofMillis(500)),
-                policy::current, new TelemetryGpus(metrics));
+                policy::current, new TelemetryGpus(metrics), NODE_AGENTS.poolLabels());
     }
 
 

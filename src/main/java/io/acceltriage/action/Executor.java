@@ -40,6 +40,7 @@ public final class Executor {
     private final Map<ActionKind, Mitigation> mitigations = new EnumMap<>(ActionKind.class);
     /** Actions this process is running now, so the resume loop and the triage worker never run one twice. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
+    private final RepairSteps steps;
 
     public Executor(KubernetesClient client, Database database, AuditLog audit) {
         this(client, database, audit, Leadership.ALWAYS, Timing.DEFAULT, () -> null);
@@ -52,15 +53,23 @@ public final class Executor {
 
     public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
             Supplier<Policy> policy, GpuDevices gpus) {
+        this(client, database, audit, leadership, timing, policy, gpus, List.of("acceltriage.io/pool"));
+    }
+
+    /** {@code poolLabels}: the node labels that name a node's pool (validate-node's level is per pool). */
+    public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
+            Supplier<Policy> policy, GpuDevices gpus, List<String> poolLabels) {
         this.database = database;
         this.audit = audit;
         this.store = new ActionStore(database);
         this.leadership = leadership;
+        this.steps = new RepairSteps(client, store, policy);
         Supplier<Policy.Taint> taint = () -> policy.get() == null ? null : policy.get().cordonTaint();
         for (Mitigation m : List.of(new CordonNode(client, taint, timing), new RestartPod(client, timing),
                 new RestartGroup(client, timing), new DrainNode(client, taint, timing), new ShiftReplicas(client, timing),
                 new RestartNodeAgent(client, timing), new ResetGpu(client, taint, gpus, policy, node -> store.cordonedNodes().containsKey(node), timing),
-                new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing))) {
+                new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing),
+                new ValidateNode(client, policy, poolLabels, timing))) {
             mitigations.put(m.kind(), m);
         }
     }
@@ -116,6 +125,18 @@ public final class Executor {
     private ActionRecord runClaimed(ActionRecord record) {
         if (!leadership.isLeader()) {
             return record;
+        }
+        RepairSteps.State step = steps.of(record);
+        if (step.readiness() == RepairSteps.Readiness.WAITING) {
+            return record; // the leader's loop runs it once the step before it completes
+        }
+        if (step.readiness() == RepairSteps.Readiness.NEVER) {
+            return database.transaction(tx -> {
+                ActionRecord skipped = store.update(tx, record, ActionStatus.SKIPPED, record.detail() + "; not run: " + step.why());
+                audit.append(tx, record.incidentId(), AuditKind.ACTION_FAILED, Actors.AGENT, payload(skipped, Outcome.failed("not run: "
+                        + step.why(), false)));
+                return skipped;
+            });
         }
         Mitigation m = mitigations.get(record.kind());
         Mitigation.Target target = new Mitigation.Target(record.target(), record.subjectUid());
@@ -313,6 +334,48 @@ public final class Executor {
             if (run(r) != r) n++;
         }
         return n;
+    }
+
+    /**
+     * The later steps of a repair whose step before has now completed: an allowed one runs at the next
+     * pass over PLANNED actions; one awaiting approval is proposed to people now (audited), its approval
+     * window starting now; one whose step before did not complete is skipped. Returns how many moved.
+     */
+    public int followUps() {
+        if (!leadership.isLeader()) return 0;
+        int n = 0;
+        for (ActionRecord r : store.withStatus(ActionStatus.AWAITING_APPROVAL)) {
+            if (!RepairSteps.follows(r.kind()) || RepairSteps.markedReady(r)) continue;
+            RepairSteps.State step = steps.of(r);
+            if (step.readiness() == RepairSteps.Readiness.WAITING || "no step before it".equals(step.why())) continue;
+            boolean ready = step.ready();
+            database.transaction(tx -> {
+                ActionRecord moved = store.update(tx, r, ready ? ActionStatus.AWAITING_APPROVAL : ActionStatus.SKIPPED,
+                        r.detail() + (ready ? "; ready for approval: " : "; not run: ") + step.why());
+                Map<String, Object> p = payload(moved, null);
+                p.put(ready ? "ready" : "skipped", step.why());
+                audit.append(tx, r.incidentId(), ready ? AuditKind.PROPOSAL : AuditKind.ACTION_FAILED, Actors.AGENT, p);
+                return moved;
+            });
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * When a waiting action's approval window started: when it was proposed, or, for a later step of a
+     * repair, when the step before it completed; empty while that step has not completed.
+     */
+    Optional<java.time.Instant> awaitingSince(ActionRecord r) {
+        if (!RepairSteps.follows(r.kind())) return Optional.of(r.createdAt());
+        if (RepairSteps.markedReady(r)) return Optional.of(r.updatedAt());
+        return steps.of(r).readiness() == RepairSteps.Readiness.WAITING ? Optional.empty() : Optional.of(r.createdAt());
+    }
+
+    /** Why an action waits for the step before it; empty when it need not. */
+    Optional<String> waitsFor(ActionRecord r) {
+        RepairSteps.State step = steps.of(r);
+        return step.readiness() == RepairSteps.Readiness.WAITING ? Optional.of(step.why()) : Optional.empty();
     }
 
     public boolean leads() {
