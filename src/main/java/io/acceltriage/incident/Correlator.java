@@ -47,13 +47,25 @@ public final class Correlator {
         void resubject(String incidentId, Subject node);
     }
 
+    /**
+     * Which alertnames storm: in memory for a replay ({@link StormWindow}); live, the inbox in the
+     * store ({@link StoredStorms}), so every replica judges a storm alike.
+     */
+    public interface Storms {
+        /** Records that {@code alertname} fired about {@code subjectKey} at {@code at} (the store needs no telling). */
+        void record(String alertname, String subjectKey, Instant at);
+
+        /** Whether more distinct subjects than the threshold fired {@code alertname} within the window around {@code at}. */
+        boolean storming(String alertname, Instant at);
+    }
+
     /** Where an alert went: the incident, whether filing it opened that incident, and what the alert is about. */
     public record Filing(String incidentId, boolean opened, About about, boolean fleet) {}
 
     private final SubjectResolver resolver;
-    private final StormWindow storms;
+    private final Storms storms;
 
-    public Correlator(SubjectResolver resolver, StormWindow storms) {
+    public Correlator(SubjectResolver resolver, Storms storms) {
         this.resolver = resolver;
         this.storms = storms;
     }

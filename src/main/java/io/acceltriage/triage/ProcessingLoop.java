@@ -43,4 +43,16 @@ class ProcessingLoop {
     void tick() {
         if (enabled) processor.get().wake();
     }
+
+    /** Renews this replica's triage leases well within their length (30 s by default), off the worker. */
+    @Scheduled(every = "${acceltriage.triage.lease-renewal:10s}", delayed = "5s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void renew() {
+        if (enabled) {
+            try {
+                processor.get().renewLeases();
+            } catch (RuntimeException e) {
+                // The store is unreachable: the lease may run out and another replica take the triage over, which is safe.
+            }
+        }
+    }
 }
