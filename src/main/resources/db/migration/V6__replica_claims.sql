@@ -19,3 +19,11 @@ create index incidents_triage_due on incidents (triage_done, triage_wanted);
 -- within the window, the same answer on every replica and after a restart.
 alter table alerts add column subject_hash varchar(64);
 create index alerts_storm on alerts (alertname, received_at);
+
+-- An undo a person sent to a replica without the actions lease: stored, and carried out by the leader.
+create table undo_requests (
+    action_id       varchar(40)   primary key,
+    requested_by    varchar(256)  not null,
+    requested_at    timestamp with time zone not null,
+    done_at         timestamp with time zone
+);

@@ -8,7 +8,7 @@ import org.jboss.logging.Logger;
 
 /**
  * The leader's chores every few seconds: run actions other replicas planned (or a crash left
- * PLANNED), and expire approvals nobody gave in time. Off for the command-line tools.
+ * PLANNED), carry out undos people sent to other replicas, and expire approvals nobody gave in time. Off for the command-line tools.
  */
 @ApplicationScoped
 class ActorLoop {
@@ -32,6 +32,7 @@ class ActorLoop {
         if (!enabled || !executor.get().leads()) return;
         try {
             executor.get().resumePlanned();
+            executor.get().runRequestedUndos();
             approvals.get().expireStale();
         } catch (RuntimeException e) {
             LOG.warnf("actor loop: %s; retried at the next tick", e.getMessage());
