@@ -14,6 +14,8 @@ alter table incidents add column triage_done bigint default 0 not null;
 alter table incidents add column triage_owner varchar(128);
 alter table incidents add column triage_until timestamp with time zone;
 create index incidents_triage_due on incidents (triage_done, triage_wanted);
+-- An incident left triaging by the version before (a crash mid-triage) is due once more.
+update incidents set triage_wanted = 1 where state = 'TRIAGING';
 
 -- The storm window reads the inbox itself: distinct subjects (hashed, so any subject fits) per alertname
 -- within the window, the same answer on every replica and after a restart.
