@@ -112,6 +112,13 @@ public final class Correlator {
     private static Filing fileUnder(About about, Index index, boolean fleet) {
         Optional<String> open = index.find(about.keys());
         if (open.isPresent() && !fleet && secondNode(about, index.subjectOf(open.get()))) {
+            // The gang key found another node's incident first; this node's own open incident, if any, is where it belongs.
+            open = index.find(List.of(about.subject().key()));
+        }
+        if (open.isEmpty()) {
+            return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, fleet);
+        }
+        if (!fleet && secondNode(about, index.subjectOf(open.get()))) {
             // Another node of the same gang or workload: its own fault, to be assessed, fenced and found by
             // node on its own, not swallowed by the first node's incident through the workload key.
             return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, false);
