@@ -9,7 +9,8 @@ import org.jboss.logging.Logger;
 /**
  * The leader's chores every few seconds: propose the later steps of a repair whose step before
  * completed, run actions other replicas planned (or a crash left PLANNED, or that waited for the step
- * before them), and expire approvals nobody gave in time. Off for the command-line tools.
+ * before them), carry out undos people sent to other replicas, and expire approvals nobody gave in time.
+ * Off for the command-line tools.
  */
 @ApplicationScoped
 class ActorLoop {
@@ -34,6 +35,7 @@ class ActorLoop {
         try {
             executor.get().followUps();
             executor.get().resumePlanned();
+            executor.get().runRequestedUndos();
             approvals.get().expireStale();
         } catch (RuntimeException e) {
             LOG.warnf("actor loop: %s; retried at the next tick", e.getMessage());

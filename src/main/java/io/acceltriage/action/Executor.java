@@ -36,6 +36,7 @@ public final class Executor {
     private final Database database;
     private final AuditLog audit;
     private final ActionStore store;
+    private final UndoRequests undos;
     private final Leadership leadership;
     private final Map<ActionKind, Mitigation> mitigations = new EnumMap<>(ActionKind.class);
     /** Actions this process is running now, so the resume loop and the triage worker never run one twice. */
@@ -62,6 +63,7 @@ public final class Executor {
         this.database = database;
         this.audit = audit;
         this.store = new ActionStore(database);
+        this.undos = new UndoRequests(database);
         this.leadership = leadership;
         this.steps = new RepairSteps(client, store, policy);
         Supplier<Policy.Taint> taint = () -> policy.get() == null ? null : policy.get().cordonTaint();
@@ -257,7 +259,8 @@ public final class Executor {
 
     /**
      * Reverts a finished action where the mitigation has an undo (uncordon). Refused, with the reason,
-     * for actions that have none or have not run.
+     * for actions that have none or have not run. On a replica without the lease the undo is stored
+     * and the record comes back unchanged: the leader carries it out ({@link #runRequestedUndos}).
      */
     public ActionRecord undo(String actionId, String by) {
         ActionRecord r = store.byId(actionId).orElseThrow(() -> new IllegalArgumentException("no action " + actionId));
@@ -270,7 +273,8 @@ public final class Executor {
                     + "; only a finished action can be undone");
         }
         if (!leadership.isLeader()) {
-            throw new IllegalStateException("this replica does not hold the lease; send the undo to the leader");
+            undos.add(actionId, by);
+            return r;
         }
         Outcome o;
         try {
@@ -358,6 +362,24 @@ public final class Executor {
                 return moved;
             });
             n++;
+        }
+        return n;
+    }
+
+    /** Carries out the undos people asked of other replicas; the leader's loop calls it. */
+    public int runRequestedUndos() {
+        if (!leadership.isLeader()) return 0;
+        int n = 0;
+        for (UndoRequests.Request q : undos.pending()) {
+            if (!leadership.isLeader()) break;
+            try {
+                undo(q.actionId(), q.by());
+                n++;
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                // Undone meanwhile (a leader that crashed after the undo ran), or no longer undoable: nothing left to do.
+                LOG.infof("requested undo of %s by %s not carried out: %s", q.actionId(), q.by(), e.getMessage());
+            }
+            undos.done(q.actionId());
         }
         return n;
     }
