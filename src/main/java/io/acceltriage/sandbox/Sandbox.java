@@ -10,6 +10,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -27,6 +28,7 @@ public class Sandbox {
     private final Duration latency;
     private SimulatedCluster cluster;
     private KubernetesClient client;
+    private final java.util.List<KubernetesClient> extraClients = new java.util.ArrayList<>();
 
     /**
      * @param latency added to every request the service makes of the simulated API server and its
@@ -49,6 +51,7 @@ public class Sandbox {
 
     @PreDestroy
     void stop() {
+        extraClients.forEach(KubernetesClient::close);
         if (client != null && cluster != null && client != cluster.client()) {
             client.close();
         }
@@ -66,17 +69,35 @@ public class Sandbox {
         return latency;
     }
 
+    /**
+     * A client like {@link #client()} (slowed as it is) that also passes each request through the
+     * caller's interceptor: the service hears its own writes this way. Closed with the sandbox.
+     */
+    public synchronized KubernetesClient client(String name, Interceptor interceptor) {
+        KubernetesClient observed = build(cluster.client(), latency, Map.of(name, interceptor));
+        extraClients.add(observed);
+        return observed;
+    }
+
     /** The fault injector keeps the fast client: only the service's reads and writes are slowed. */
     private static KubernetesClient slowed(KubernetesClient fast, Duration latency) {
         LOG.infof("sandbox: every API request and exporter read waits %d ms (acceltriage.sandbox.latency)", latency.toMillis());
-        return new KubernetesClientBuilder().withConfig(fast.getConfiguration())
-                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("sandbox-latency", new Interceptor() {
+        return build(fast, latency, Map.of());
+    }
+
+    private static KubernetesClient build(KubernetesClient fast, Duration latency, Map<String, Interceptor> more) {
+        return new KubernetesClientBuilder().withConfig(fast.getConfiguration()).withHttpClientBuilderConsumer(b -> {
+            if (!latency.isZero()) {
+                b.addOrReplaceInterceptor("sandbox-latency", new Interceptor() {
                     @Override
                     public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
                         LOG.debugf("slowed %s %s", request.method(), request.uri());
                         pause(latency);
                     }
-                })).build();
+                });
+            }
+            more.forEach(b::addOrReplaceInterceptor);
+        }).build();
     }
 
     static void pause(Duration latency) {
