@@ -26,6 +26,8 @@ public class Sandbox {
 
     private final LocalHttpPort port;
     private final Duration latency;
+    private final int scaleNodes;
+    private final int scalePods;
     private SimulatedCluster cluster;
     private KubernetesClient client;
     private final java.util.List<KubernetesClient> extraClients = new java.util.ArrayList<>();
@@ -35,15 +37,24 @@ public class Sandbox {
      *     exporters, to see how triage behaves when its evidence sources are slow (benchmarks, demos)
      */
     @Inject
-    Sandbox(LocalHttpPort port, @ConfigProperty(name = "acceltriage.sandbox.latency", defaultValue = "0s") Duration latency) {
+    Sandbox(LocalHttpPort port, @ConfigProperty(name = "acceltriage.sandbox.latency", defaultValue = "0s") Duration latency,
+            @ConfigProperty(name = "acceltriage.sandbox.scale-nodes", defaultValue = "0") int scaleNodes,
+            @ConfigProperty(name = "acceltriage.sandbox.scale-pods", defaultValue = "0") int scalePods) {
         this.port = port;
         this.latency = latency;
+        this.scaleNodes = scaleNodes;
+        this.scalePods = scalePods;
     }
 
     @PostConstruct
     void start() {
         long began = System.nanoTime();
         cluster = SimulatedCluster.start();
+        if (scaleNodes > 0) {
+            cluster.seedAtScale(scaleNodes, scalePods);
+            LOG.infof("sandbox: %d more nodes and %d more pods seeded in pool and namespace \"scale\" (acceltriage.sandbox.scale-nodes, scale-pods)",
+                    scaleNodes, scalePods);
+        }
         client = latency.isZero() ? cluster.client() : slowed(cluster.client(), latency);
         LOG.infof("sandbox cluster started in %d ms: Kubernetes API at %s", (System.nanoTime() - began) / 1_000_000,
                 cluster.apiServer().url());
@@ -85,8 +96,21 @@ public class Sandbox {
         return build(fast, latency, Map.of());
     }
 
+    /** Requests the service's clients made of the simulated API server (a watch counts once, when opened). */
+    public long serviceRequests() {
+        return SERVICE_REQUESTS.get();
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong SERVICE_REQUESTS = new java.util.concurrent.atomic.AtomicLong();
+
     private static KubernetesClient build(KubernetesClient fast, Duration latency, Map<String, Interceptor> more) {
         return new KubernetesClientBuilder().withConfig(fast.getConfiguration()).withHttpClientBuilderConsumer(b -> {
+            b.addOrReplaceInterceptor("sandbox-count", new Interceptor() {
+                @Override
+                public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                    SERVICE_REQUESTS.incrementAndGet();
+                }
+            });
             if (!latency.isZero()) {
                 b.addOrReplaceInterceptor("sandbox-latency", new Interceptor() {
                     @Override
