@@ -58,6 +58,11 @@ public final class SimulatedCluster implements AutoCloseable {
         }
     }
 
+    /** Seeds {@code nodes} more accelerator nodes and {@code pods} pods on them (see FleetSeed#scale): for measuring at scale. */
+    public void seedAtScale(int nodes, int pods) {
+        new FleetSeed(server, devices).scale(nodes, pods);
+    }
+
     public KubernetesClient client() {
         return server.client();
     }
