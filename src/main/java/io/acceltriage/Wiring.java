@@ -156,7 +156,9 @@ class Wiring {
     @Produces
     @Singleton
     PolicySource policySource(@ConfigProperty(name = "acceltriage.policy.file", defaultValue = "policies/default.yaml") String file,
-            @ConfigProperty(name = "acceltriage.policy.reload-every", defaultValue = "5s") Duration every, AuditLog audit) {
+            @ConfigProperty(name = "acceltriage.policy.reload-every", defaultValue = "5s") Duration every, AuditLog audit,
+            io.acceltriage.access.AccessTokens tokens) {
+        java.util.Optional<String> sandboxApprover = tokens.sandboxApprover();
         PolicySource source = new PolicySource(file, new PolicySource.Listener() {
             @Override
             public void reloaded(String f, Policy p) {
@@ -167,7 +169,7 @@ class Wiring {
             public void refused(String f, String reason, Policy kept) {
                 audit.append(null, AuditKind.POLICY_REJECTED, Actors.AGENT, Map.of("file", f, "reason", reason, "kept", kept.name()));
             }
-        });
+        }, p -> sandboxApprover.map(p::withApprover).orElse(p));
         LOG.infof("policy: %s (%s)", source.current().name(), file);
         return every.isZero() ? source : source.watch(every);
     }
