@@ -116,8 +116,11 @@ class Wiring {
         if (config.mode() == ClusterConfig.Mode.SANDBOX) {
             return new ExporterScrape(node -> Optional.ofNullable(sandbox.get().exporterUrl(node)).map(URI::create));
         }
-        Optional<Integer> port = config.exporterPort();
-        // dcgm-exporter runs as a DaemonSet: its pod on the node serves that node's GPUs.
+        return exportersOnNodes(client, config.exporterPort());
+    }
+
+    /** A real cluster's exporters: dcgm-exporter runs as a DaemonSet, its pod on the node serves that node's GPUs. */
+    static MetricsSource exportersOnNodes(KubernetesClient client, Optional<Integer> port) {
         return new ExporterScrape(node -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems()
                 .stream()
                 // only the exporter DaemonSet's own pods: a pod merely named like the exporter is anyone's

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class QuickStartIT {
 
-    static final Duration BOUND = Duration.ofSeconds(60);
+    static final Duration BOUND = Duration.ofSeconds(120);
     static final Pattern TOKEN_PRINTED = Pattern.compile("generated an admin token for this run: ([0-9a-f]{16,})");
     /** {@code NAME=…   # … of the KIND TARGET action …}: the README tells the reader which id to copy. */
     static final Pattern ID_LINE = Pattern.compile("^([A-Z]+)=…\\s+#.*?\\b([a-z]+(?:-[a-z]+)+) (\\S+) action");
@@ -51,7 +51,7 @@ class QuickStartIT {
                 "/api/v1/breaker", "/api/v1/breaker/reset")) {
             assertTrue(verbs.stream().anyMatch(c -> c.contains(verb)), "the quick start shows no call of " + verb + ": " + verbs);
         }
-        try (ServiceProcess service = ServiceProcess.start(dir, Map.of()).awaitReady(BOUND)) {
+        try (ServiceProcess service = ServiceProcess.start(dir, Map.of()).awaitReady(Duration.ofMinutes(3))) {
             String log = Files.readString(dir.resolve("service.log"));
             Matcher printed = TOKEN_PRINTED.matcher(log);
             assertTrue(printed.find(), "the service printed no admin token:\n" + service.logTail());
