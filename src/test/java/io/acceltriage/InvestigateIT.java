@@ -44,7 +44,8 @@ class InvestigateIT {
 
     @BeforeAll
     static void startServiceWithAFault() throws Exception {
-        service = ServiceProcess.start(dir, Map.of()).awaitReady(Duration.ofMinutes(3));
+        service = ServiceProcess.start(dir, Map.of());
+        service.awaitReady(Duration.ofMinutes(3));
         Matcher printed = TOKEN_PRINTED.matcher(Files.readString(dir.resolve("service.log")));
         assertTrue(printed.find(), service.logTail());
         token = printed.group(1);

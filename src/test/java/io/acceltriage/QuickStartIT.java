@@ -51,7 +51,8 @@ class QuickStartIT {
                 "/api/v1/breaker", "/api/v1/breaker/reset")) {
             assertTrue(verbs.stream().anyMatch(c -> c.contains(verb)), "the quick start shows no call of " + verb + ": " + verbs);
         }
-        try (ServiceProcess service = ServiceProcess.start(dir, Map.of()).awaitReady(Duration.ofMinutes(3))) {
+        try (ServiceProcess service = ServiceProcess.start(dir, Map.of())) {
+            service.awaitReady(Duration.ofMinutes(3));
             String log = Files.readString(dir.resolve("service.log"));
             Matcher printed = TOKEN_PRINTED.matcher(log);
             assertTrue(printed.find(), "the service printed no admin token:\n" + service.logTail());
