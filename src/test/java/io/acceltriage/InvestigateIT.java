@@ -52,7 +52,7 @@ class InvestigateIT {
         kubeconfig = dir.resolve("sandbox-kubeconfig.yaml");
         service.await("the sandbox's kubeconfig in the data folder", BOUND, () -> Files.isRegularFile(kubeconfig));
         service.await("the kubeconfig's path in the log", BOUND, () -> readLog().contains("kubeconfig of its simulated API server written to " + kubeconfig));
-        assertEquals(200, service.postJson("/api/v1/sandbox/faults", token,
+        assertEquals(202, service.postJson("/api/v1/sandbox/faults", token,
                 "{\"kind\":\"xid\",\"node\":\"gpu-h100-04\",\"gpu\":1,\"xid\":48}").statusCode());
         // the service's own response settles first: what it did is then the state investigate must not change
         service.awaitBody("/api/v1/actions?status=awaiting_approval", token, BOUND, b -> b.contains("gpu-h100-04/1"));
