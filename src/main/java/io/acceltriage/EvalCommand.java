@@ -1,6 +1,7 @@
 package io.acceltriage;
 
 import io.acceltriage.policy.Policy;
+import io.acceltriage.scenario.Capture;
 import io.acceltriage.scenario.ModelScore;
 import io.acceltriage.scenario.Replay;
 import io.acceltriage.scenario.ReplayResult;
@@ -84,9 +85,17 @@ class EvalCommand implements Callable<Integer> {
             done++;
             ReplayResult r;
             try {
+                if (new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8).contains(Capture.PLACEHOLDER)) {
+                    // capture's expectation is a guess ("none") that would pass or fail by chance, never a judgement
+                    out.println("FAIL " + file.getFileName() + ": its expectation is still capture's placeholder; fill in spec.expect"
+                            + " (the family and the actions a good first responder takes, docs/SCENARIO-FORMAT.md) and delete the line \""
+                            + Capture.PLACEHOLDER + "\"");
+                    failed++;
+                    continue;
+                }
                 Scenario s = ScenarioLoader.load(file);
                 r = replay.run(file, s, override);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | java.io.IOException e) {
                 out.println("FAIL " + file.getFileName() + ": " + e.getMessage());
                 failed++;
                 continue;

@@ -149,8 +149,11 @@ class Wiring {
         if (config.mode() == ClusterConfig.Mode.SANDBOX) {
             return new ExporterScrape(node -> Optional.ofNullable(sandbox.get().exporterUrl(node)).map(URI::create));
         }
-        Optional<Integer> port = config.exporterPort();
-        // dcgm-exporter runs as a DaemonSet: its pod on the node serves that node's GPUs.
+        return exportersOnNodes(reads, config.exporterPort());
+    }
+
+    /** A real cluster's exporters: dcgm-exporter runs as a DaemonSet, its pod on the node serves that node's GPUs. */
+    static MetricsSource exportersOnNodes(io.acceltriage.cluster.ClusterReads reads, Optional<Integer> port) {
         return new ExporterScrape(node -> reads.podsOn(node).stream()
                 // only the exporter DaemonSet's own pods: a pod merely named like the exporter is anyone's
                 .filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null && isExporter(p))
@@ -188,7 +191,9 @@ class Wiring {
     @Produces
     @Singleton
     PolicySource policySource(@ConfigProperty(name = "acceltriage.policy.file", defaultValue = "policies/default.yaml") String file,
-            @ConfigProperty(name = "acceltriage.policy.reload-every", defaultValue = "5s") Duration every, AuditLog audit) {
+            @ConfigProperty(name = "acceltriage.policy.reload-every", defaultValue = "5s") Duration every, AuditLog audit,
+            io.acceltriage.access.AccessTokens tokens) {
+        java.util.Optional<String> sandboxApprover = tokens.sandboxApprover();
         PolicySource source = new PolicySource(file, new PolicySource.Listener() {
             @Override
             public void reloaded(String f, Policy p) {
@@ -199,7 +204,7 @@ class Wiring {
             public void refused(String f, String reason, Policy kept) {
                 audit.append(null, AuditKind.POLICY_REJECTED, Actors.AGENT, Map.of("file", f, "reason", reason, "kept", kept.name()));
             }
-        });
+        }, p -> sandboxApprover.map(p::withApprover).orElse(p));
         LOG.infof("policy: %s (%s)", source.current().name(), file);
         return every.isZero() ? source : source.watch(every);
     }

@@ -247,6 +247,15 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
         return approvers == null ? List.of() : approvers;
     }
 
+    /** This policy with one more approver (the sandbox's generated admin); the file is not changed. */
+    public Policy withApprover(String name) {
+        if (approversOrEmpty().contains(name)) return this;
+        List<String> more = new java.util.ArrayList<>(approversOrEmpty());
+        more.add(name);
+        return new Policy(apiVersion, kind, metadata, dryRun, optOutLabel, scope, actions, budgets, limits, breaker,
+                maintenanceWindows, changeFreezes, approvals, List.copyOf(more), repair, repeatOffenders, silences);
+    }
+
     public Taint cordonTaint() {
         ActionRule r = rule(ActionKind.CORDON_NODE);
         return r == null ? null : r.taint();

@@ -31,6 +31,7 @@ public class Sandbox {
     private SimulatedCluster cluster;
     private KubernetesClient client;
     private final java.util.List<KubernetesClient> extraClients = new java.util.ArrayList<>();
+    private volatile java.nio.file.Path kubeconfig;
 
     /**
      * @param latency added to every request the service makes of the simulated API server and its
@@ -60,9 +61,45 @@ public class Sandbox {
                 cluster.apiServer().url());
     }
 
+    /**
+     * Writes {@link SandboxKubeconfig} into the data folder once the service listens (its exporters are
+     * served on the service's port), and says where: other processes reach this sandbox through it.
+     */
+    void writeKubeconfig(java.nio.file.Path file) {
+        int listening = -1;
+        for (int i = 0; i < 600 && listening < 0; i++) {
+            try {
+                listening = port.port();
+            } catch (IllegalStateException notYet) {
+                pause(Duration.ofMillis(100));
+            }
+        }
+        if (listening < 0) {
+            LOG.warn("sandbox: the HTTP port was not known within 60 s; no kubeconfig written");
+            return;
+        }
+        try {
+            SandboxKubeconfig.write(file, cluster.apiServer().url(),
+                    "http://127.0.0.1:" + listening + "/sandbox/exporter/{node}/metrics");
+            kubeconfig = file;
+            LOG.infof("sandbox: kubeconfig of its simulated API server written to %s"
+                    + " (java -jar target/quarkus-app/quarkus-run.jar investigate --kubeconfig %s --node NAME; kubectl --kubeconfig %s get nodes)",
+                    file, file, file);
+        } catch (java.io.IOException e) {
+            LOG.warnf("sandbox: could not write its kubeconfig to %s: %s", file, e.getMessage());
+        }
+    }
+
     @PreDestroy
     void stop() {
         extraClients.forEach(KubernetesClient::close);
+        if (kubeconfig != null) {
+            try {
+                java.nio.file.Files.deleteIfExists(kubeconfig);
+            } catch (java.io.IOException e) {
+                LOG.debugf("sandbox kubeconfig %s not removed: %s", kubeconfig, e.getMessage());
+            }
+        }
         if (client != null && cluster != null && client != cluster.client()) {
             client.close();
         }

@@ -33,7 +33,17 @@ import java.util.TreeMap;
 class FleetPage {
 
     record NodeRow(String name, String accelerator, int capacity, int allocatable, boolean ready, boolean cordoned,
-            String cordonedBy, String incident) {}
+            String cordonedBy, String incident, String openIncident) {
+
+        /** The one colour a node gets, worst first: the legend of the page names each. */
+        public String health() {
+            if (!ready) return "notready";
+            if (capacity == 0) return "noplugin";
+            if (allocatable < capacity) return "deadgpus";
+            if (cordoned) return "cordoned";
+            return "healthy";
+        }
+    }
 
     record Pool(String name, List<NodeRow> nodes, long cordoned, long byAgent) {}
 
@@ -52,7 +62,11 @@ class FleetPage {
     private final Decisions decisions;
     private final NodeAgents knowledge = NodeAgents.load();
 
-    FleetPage(Nodes nodes, Executor actions, Instance<CircuitBreakerControl> breaker, CurrentUser who, Decisions decisions) {
+    private final IncidentQueries incidents;
+
+    FleetPage(Nodes nodes, Executor actions, Instance<CircuitBreakerControl> breaker, CurrentUser who, Decisions decisions,
+            IncidentQueries incidents) {
+        this.incidents = incidents;
         this.decisions = decisions;
         this.nodes = nodes;
         this.actions = actions;
@@ -81,6 +95,11 @@ class FleetPage {
 
     private List<Pool> pools() {
         Map<String, String> byAgent = actions.cordonedNodes();
+        // the newest open incident of each node, linked from its tile
+        Map<String, String> open = new java.util.HashMap<>();
+        for (IncidentView i : incidents.list(IncidentQueries.filter(null, null, null, null, null, null, "200"))) {
+            if (i.node() != null && !"resolved".equals(i.state()) && !"no_fault".equals(i.state())) open.putIfAbsent(i.node(), i.id());
+        }
         Map<String, List<NodeRow>> pools = new TreeMap<>();
         for (Nodes.NodeInfo n : nodes.list()) {
             Map<String, String> labels = n.labels();
@@ -94,7 +113,8 @@ class FleetPage {
                     labels.getOrDefault("cloud.google.com/gke-tpu-accelerator", resource == null ? "" : resource));
             pools.computeIfAbsent(pool == null ? "(no pool label)" : pool, k -> new ArrayList<>())
                     .add(new NodeRow(n.name(), accelerator, n.amount(resource, true), n.amount(resource, false), "True".equals(n.ready()),
-                            n.cordoned(), incident == null ? (n.cordoned() ? "someone else" : null) : "acceltriage", incident));
+                            n.cordoned(), incident == null ? (n.cordoned() ? "someone else" : null) : "acceltriage", incident,
+                            open.get(n.name())));
         }
         List<Pool> out = new ArrayList<>();
         pools.forEach((name, rows) -> {
