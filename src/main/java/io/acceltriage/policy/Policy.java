@@ -253,7 +253,7 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
         List<String> more = new java.util.ArrayList<>(approversOrEmpty());
         more.add(name);
         return new Policy(apiVersion, kind, metadata, dryRun, optOutLabel, scope, actions, budgets, limits, breaker,
-                maintenanceWindows, changeFreezes, approvals, List.copyOf(more), repair, repeatOffenders, silences);
+                maintenanceWindows, changeFreezes, approvals, List.copyOf(more), repair, repeatOffenders, silences, objectives);
     }
 
     public Taint cordonTaint() {
