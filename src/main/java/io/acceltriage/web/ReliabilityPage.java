@@ -93,7 +93,7 @@ class ReliabilityPage {
                 + (r.truncated() ? " (the report stops at the newest " + r.incidents() + ")" : "")));
         charts.addAll(repeatOffenders(policy.current(), Instant.now()));
         return Response.ok(Templates.reliability(new View(from == null ? "" : since, p == null ? "" : p, r.incidents(), r.truncated(), charts,
-                r.byFamily(), objectives(), null))).build();
+                r.byFamily(), objectives(r), null))).build();
     }
 
     /** One line per family: each incident of it at the time it was received, and how long that stage took. */
@@ -148,10 +148,38 @@ class ReliabilityPage {
     }
 
     /**
-     * Recovery objectives met vs breached and drill results: none are recorded by this version; when
-     * the report carries them, each becomes a chart here and the page's section shows it.
+     * Recovery objectives as the report measured them: per objective, how many incidents met it and how many breached
+     * it (pending and skipped checks are left out: they say nothing yet), and each pool's GPU-hours lost against its
+     * weekly budget. Drill results join here once drills record them.
      */
-    private static List<Chart> objectives() {
-        return List.of();
+    static List<Chart> objectives(Reliability.Report r) {
+        Map<String, long[]> byObjective = new TreeMap<>();
+        for (Reliability.IncidentObjectives io : r.objectives()) {
+            for (io.acceltriage.reliability.ObjectiveCheck c : io.checks()) {
+                long[] counts = byObjective.computeIfAbsent(c.objective(), k -> new long[2]);
+                if (c.status() == io.acceltriage.reliability.ObjectiveCheck.Status.MET) counts[0]++;
+                if (c.status() == io.acceltriage.reliability.ObjectiveCheck.Status.BREACHED) counts[1]++;
+            }
+        }
+        List<Chart> out = new ArrayList<>();
+        if (!byObjective.isEmpty()) {
+            List<Charts.Bar> met = new ArrayList<>();
+            List<Charts.Bar> breached = new ArrayList<>();
+            byObjective.forEach((objective, counts) -> {
+                met.add(new Charts.Bar(objective, counts[0]));
+                breached.add(new Charts.Bar(objective, counts[1]));
+            });
+            out.add(new Chart("objectives-met", "Objectives met", Charts.bars("Incidents that met each objective", met, "incidents"),
+                    "per objective of the policy in force: incidents that reached the stage within its bound"));
+            out.add(new Chart("objectives-breached", "Objectives breached", Charts.bars("Incidents that breached each objective", breached,
+                    "incidents"), "incidents that reached the stage late, or not at all once the bound had passed"));
+        }
+        if (!r.budgets().isEmpty()) {
+            out.add(new Chart("budgets", "GPU-hours lost against the weekly budget", Charts.bars("GPU-hours lost in the last 7 days per pool",
+                    r.budgets().stream().map(b -> new Charts.Bar(b.pool() + " (budget " + Math.round(b.gpuHoursPerWeek()) + ")",
+                            Math.round(b.gpuHoursLost() * 1000) / 1000.0)).toList(), "GPU-h"),
+                    "each pool's loss to fencing in the last 7 days; the label names its budget (objectives with gpuHoursPerWeek)"));
+        }
+        return out;
     }
 }

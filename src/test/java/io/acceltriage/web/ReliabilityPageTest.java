@@ -65,7 +65,10 @@ class ReliabilityPageTest {
                 "the incident's time to decide is a point of its family's line: " + decide.group());
         Matcher gpus = Pattern.compile("id=\"chart-repeat-gpus\">.*?</svg>", Pattern.DOTALL).matcher(page);
         assertTrue(gpus.find() && gpus.group().contains("<title>gpu-h100-08/7: 1 fatal XIDs</title>"), gpus.group());
-        assertTrue(page.contains("id=\"objectives\""), "a place for objectives and drills");
+        // The incident was decided within the policy's minute: the "decided" objective has a met bar, and the pools their budgets.
+        Matcher met = Pattern.compile("id=\"chart-objectives-met\">.*?</svg>", Pattern.DOTALL).matcher(page);
+        assertTrue(met.find() && Pattern.compile("<title>decided: [1-9][0-9]* incidents</title>").matcher(met.group()).find(), page);
+        assertTrue(page.contains("id=\"chart-objectives-breached\"") && page.contains("id=\"chart-budgets\""), page);
     }
 
     @Test
