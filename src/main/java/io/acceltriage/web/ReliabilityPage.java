@@ -154,8 +154,8 @@ class ReliabilityPage {
      */
     static List<Chart> objectives(Reliability.Report r) {
         Map<String, long[]> byObjective = new TreeMap<>();
-        for (Reliability.IncidentObjectives io : r.objectives()) {
-            for (io.acceltriage.reliability.ObjectiveCheck c : io.checks()) {
+        for (Reliability.IncidentObjectives incident : r.objectives()) {
+            for (io.acceltriage.reliability.ObjectiveCheck c : incident.checks()) {
                 long[] counts = byObjective.computeIfAbsent(c.objective(), k -> new long[2]);
                 if (c.status() == io.acceltriage.reliability.ObjectiveCheck.Status.MET) counts[0]++;
                 if (c.status() == io.acceltriage.reliability.ObjectiveCheck.Status.BREACHED) counts[1]++;
