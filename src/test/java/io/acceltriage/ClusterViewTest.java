@@ -39,7 +39,7 @@ class ClusterViewTest {
     @Test
     void aNodeCordonedByAnotherClientShowsOnTheFleetPage() throws InterruptedException {
         String node = "gpu-a100-02";
-        Pattern cordoned = Pattern.compile("class=\"node cordoned[^\"]*\">\\s*<b>" + node + "</b>");
+        Pattern cordoned = Pattern.compile("class=\"node cordoned[^\"]*\" id=\"node-" + node + "\">");
         // the sandbox's own client: a write the service did not make, which only the watch can tell it about
         sandbox.client().nodes().withName(node).edit(n -> { n.getSpec().setUnschedulable(true); return n; });
         try {

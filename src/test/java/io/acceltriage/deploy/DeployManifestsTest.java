@@ -67,7 +67,7 @@ class DeployManifestsTest {
 
     /** Leader election, granted only by a Role in acceltriage's own namespace. */
     private static final Set<Access> LEADER_ELECTION_ACCESS =
-            accessTable(row("coordination.k8s.io", "leases", "get create update"));
+            accessTable(row("coordination.k8s.io", "leases", "get create update patch"));
 
     /** validate-node's DCGM diagnostics Job, granted only by a Role in acceltriage's own namespace. */
     private static final Set<Access> VALIDATION_ACCESS = accessTable(row("batch", "jobs", "get list create delete"));
