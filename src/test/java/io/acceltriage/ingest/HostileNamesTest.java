@@ -61,10 +61,11 @@ class HostileNamesTest {
         String id = "inc-hostile-" + UUID.randomUUID().toString().substring(0, 8);
         // As an incident opened before the webhook checked names: stuck in triage, with no family or confidence yet.
         database.inTransaction(c -> {
+            // triage_wanted 1: its alert was filed and asked for a triage, as filing does.
             try (var ps = c.prepareStatement("insert into incidents (id, subject_key, subject_kind, subject_ns, subject_name, node, state,"
-                    + " alert_count, opened_at, updated_at) values (?,?,?,?,?,?,?,?,?,?)")) {
+                    + " alert_count, opened_at, updated_at, triage_wanted) values (?,?,?,?,?,?,?,?,?,?,?)")) {
                 Timestamp longAgo = Timestamp.from(Instant.now().minus(Duration.ofHours(1)));
-                Object[] v = {id, "node:" + ESCAPE, "NODE", null, ESCAPE, ESCAPE, "TRIAGING", 1, longAgo, longAgo};
+                Object[] v = {id, "node:" + ESCAPE, "NODE", null, ESCAPE, ESCAPE, "TRIAGING", 1, longAgo, longAgo, 1};
                 for (int i = 0; i < v.length; i++) ps.setObject(i + 1, v[i]);
                 ps.executeUpdate();
             }

@@ -84,7 +84,8 @@ class ReliabilityPageTest {
         assertTrue(table.find(), page);
         assertTrue(table.group().contains("DCGM_FI_DEV_XID_ERRORS") && table.group().contains("<svg") && table.group().contains("class=\"sparkline\""),
                 "the XID reading as a sparkline: " + table.group());
-        assertTrue(!table.group().contains("DCGM_FI_DEV_MEMORY_TEMP"), "readings that neither moved nor are cited stay in the evidence");
+        // Which readings the chart leaves out (neither moved nor cited) is IncidentChartsTest's: an earlier test of the run may
+        // have scraped this node, so here any reading may have moved since.
         assertTrue(Pattern.compile("<title>gpu-h100-09 GPU 0 DCGM_FI_DEV_XID_ERRORS: ([0-9.]+ before, )?79 at the alert[^<]*</title>")
                 .matcher(table.group()).find(), table.group());
     }
