@@ -60,7 +60,8 @@ public final class Executor {
         for (Mitigation m : List.of(new CordonNode(client, taint, timing), new RestartPod(client, timing),
                 new RestartGroup(client, timing), new DrainNode(client, taint, timing), new ShiftReplicas(client, timing),
                 new RestartNodeAgent(client, timing), new ResetGpu(client, taint, gpus, policy, node -> store.cordonedNodes().containsKey(node), timing),
-                new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing))) {
+                new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing),
+                new PauseRollout(client, timing))) {
             mitigations.put(m.kind(), m);
         }
     }

@@ -15,7 +15,9 @@ public enum ActionKind {
     /** Target NODE/GPU (the GPU's index on the node, as nvidia-smi and dcgm-exporter's gpu label number it). */
     RESET_GPU("reset-gpu", TargetKind.NODE),
     REPAIR_NODE("repair-node", TargetKind.NODE),
-    RETURN_NODE("return-node", TargetKind.NODE);
+    RETURN_NODE("return-node", TargetKind.NODE),
+    /** Target namespace/daemonset: a node-agent rollout a fleet-wide fault follows, held at OnDelete. */
+    PAUSE_ROLLOUT("pause-rollout", TargetKind.WORKLOAD);
 
     private final String wireName;
     private final TargetKind target;
