@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A bad device-plugin rollout through the running service: the sandbox rolls the plugin's new
- * revision onto the twelve H100 nodes one after the other and each one's plugin crash-loops;
- * Alertmanager delivers the twelve alerts as one group. The fleet incident proposes pausing that
+ * revision onto its 22 NVIDIA nodes one after the other and each one's plugin crash-loops;
+ * Alertmanager delivers the 22 alerts as one group. The fleet incident proposes pausing that
  * rollout and nothing on a node; the approver approves, the DaemonSet is held at OnDelete, and undo
  * gives it back its RollingUpdate.
  */
@@ -34,7 +34,10 @@ import org.junit.jupiter.api.Test;
 class PausedRolloutOverHttpTest {
 
     static final String PLUGIN = "gpu-operator/nvidia-device-plugin-daemonset";
-    static final int NODES = 12;
+    /** Every NVIDIA node of the sandbox: more than the test profile's storm threshold of 20. */
+    static final List<String> GPU_NODES = java.util.stream.Stream.concat(
+            java.util.stream.IntStream.rangeClosed(1, 12).mapToObj(i -> String.format("gpu-h100-%02d", i)),
+            java.util.stream.IntStream.rangeClosed(1, 10).mapToObj(i -> String.format("gpu-a100-%02d", i))).toList();
 
     @Inject
     Sandbox sandbox;
@@ -50,8 +53,8 @@ class PausedRolloutOverHttpTest {
         FreshFleet.prepare(database, breaker);
         try {
             List<FiredAlert> alerts = new ArrayList<>();
-            for (int i = 1; i <= NODES; i++) {
-                alerts.add(sandbox.inject(new Fault("device-plugin-rollout", String.format("gpu-h100-%02d", i), null, null, null)));
+            for (String node : GPU_NODES) {
+                alerts.add(sandbox.inject(new Fault("device-plugin-rollout", node, null, null, null)));
             }
             given().header("Authorization", "Bearer test-token").contentType("application/json")
                     .body(Map.of("version", "4", "groupKey", "{}:{alertname=\"GpuDevicePluginUnavailable\",rollout=\"" + UUID.randomUUID() + "\"}",
@@ -112,7 +115,7 @@ class PausedRolloutOverHttpTest {
                 String column = table.equals("alerts") ? "incident_id" : "id";
                 try (var ps = c.prepareStatement("delete from " + table + " where " + column + " in (select id from incidents where node like ?"
                         + " or subject_key like ?)")) {
-                    ps.setString(1, "gpu-h100-%");
+                    ps.setString(1, "gpu-%");
                     ps.setString(2, "%fleet:GpuDevicePluginUnavailable%");
                     ps.executeUpdate();
                 }
