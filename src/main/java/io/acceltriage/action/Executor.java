@@ -71,7 +71,8 @@ public final class Executor {
                 new RestartGroup(client, timing), new DrainNode(client, taint, timing), new ShiftReplicas(client, timing),
                 new RestartNodeAgent(client, timing), new ResetGpu(client, taint, gpus, policy, node -> store.cordonedNodes().containsKey(node), timing),
                 new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing),
-                new ValidateNode(client, policy, poolLabels, timing))) {
+                new ValidateNode(client, policy, poolLabels, timing),
+                new PauseRollout(client, timing))) {
             mitigations.put(m.kind(), m);
         }
     }

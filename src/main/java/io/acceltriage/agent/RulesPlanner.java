@@ -166,6 +166,23 @@ public final class RulesPlanner {
     }
 
     /**
+     * A fleet incident's only mitigation: hold each node-agent rollout it follows, so the rest of the
+     * fleet keeps the old revision while a person decides (roll back, or resume). Proposed only when the
+     * fleet's fault is infrastructure; the rollouts are the DaemonSets' NewRevision evidence.
+     */
+    public static List<Proposal> pauseRollouts(Diagnosis d, List<Evidence> rollouts) {
+        if (d.family() != Family.INFRASTRUCTURE) return List.of();
+        List<Proposal> out = new ArrayList<>();
+        for (Evidence e : rollouts) {
+            if (e.fact() instanceof Facts.ClusterEvent ev && "DaemonSet".equals(ev.objectKind())) {
+                out.add(new Proposal(ActionKind.PAUSE_ROLLOUT, ev.namespace() + "/" + ev.objectName(),
+                        "hold the rollout the fleet's fault follows (" + e.summary() + "): " + d.cause(), List.of(e.id()), BY));
+            }
+        }
+        return dedupe(out);
+    }
+
+    /**
      * The nodes a device fault is on: those its strong platform findings name (a gang's or a serving
      * workload's member node, the alerted node itself), else the subject's node.
      */

@@ -17,7 +17,9 @@ public enum ActionKind {
     REPAIR_NODE("repair-node", TargetKind.NODE),
     RETURN_NODE("return-node", TargetKind.NODE),
     /** DCGM diagnostics as a Job on a fenced node; a pass is what return-node takes it back on. */
-    VALIDATE_NODE("validate-node", TargetKind.NODE);
+    VALIDATE_NODE("validate-node", TargetKind.NODE),
+    /** Target namespace/daemonset: a node-agent rollout a fleet-wide fault follows, held at OnDelete. */
+    PAUSE_ROLLOUT("pause-rollout", TargetKind.WORKLOAD);
 
     private final String wireName;
     private final TargetKind target;

@@ -148,7 +148,9 @@ public final class PolicyEngine {
                             + " is outside the policy's scope " + s.pools()));
                 }
             }
-        } else {
+        } else if (p.kind() != ActionKind.PAUSE_ROLLOUT) {
+            // A node agent's DaemonSet lives in the accelerator stack's namespace, which the scope leaves to
+            // people; holding its rollout changes nothing on a node, so the namespace scope does not bar it.
             String ns = p.target().contains("/") ? p.target().substring(0, p.target().indexOf('/')) : "";
             if (s.excludeNamespaces() != null && s.excludeNamespaces().contains(ns)) {
                 return Optional.of(Verdict.deny("scope.excludeNamespaces", "namespace " + ns + " is excluded by the policy"));
@@ -418,6 +420,8 @@ public final class PolicyEngine {
             case RETURN_NODE:
             case VALIDATE_NODE:
                 return ctx.family() == Family.APPLICATION ? "an application fault never sends a node to repair" : null;
+            case PAUSE_ROLLOUT:
+                return ctx.family() != Family.INFRASTRUCTURE ? "pausing a node-agent rollout needs an infrastructure diagnosis" : null;
             default:
                 return null;
         }

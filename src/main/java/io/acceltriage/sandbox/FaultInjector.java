@@ -58,6 +58,7 @@ public final class FaultInjector {
             case DBE_ECC -> dbeEcc(fault);
             case ROW_REMAP_FAILURE -> rowRemapFailure(fault);
             case DEVICE_PLUGIN_CRASH -> devicePluginCrash(fault);
+            case DEVICE_PLUGIN_ROLLOUT -> devicePluginRollout(fault);
             case NVML_MISMATCH -> nvmlMismatch(fault);
             case CUDA_OOM -> cudaOom(fault);
             case NODE_NOT_READY -> nodeNotReady(fault);
@@ -122,6 +123,39 @@ public final class FaultInjector {
         pendingValidator(node);
         return devicePluginAlert(node);
     }
+
+    /**
+     * A device-plugin rollout gone wrong, one node per injection as a RollingUpdate goes: the DaemonSet's
+     * template moves to the new image (its ControllerRevision 2 stamped at the first injection), the
+     * node's plugin pod runs the new revision and crash-loops on a CDI spec error, and the node's GPUs
+     * are no longer advertised. Injected on more nodes than the storm threshold, it is a fleet incident.
+     */
+    private FiredAlert devicePluginRollout(Fault fault) {
+        String node = gpuNode(fault, "device-plugin-rollout");
+        var ds = client().apps().daemonSets().inNamespace(FleetSeed.GPU_OPERATOR).withName(FleetSeed.DEVICE_PLUGIN);
+        if (client().apps().controllerRevisions().inNamespace(FleetSeed.GPU_OPERATOR)
+                .withName(FleetSeed.DEVICE_PLUGIN + "-" + ROLLOUT_HASH).get() == null) {
+            seed.revision(FleetSeed.DEVICE_PLUGIN, FleetSeed.DEVICE_PLUGIN_CONTAINER, ROLLOUT_IMAGE, 2, ROLLOUT_HASH, now());
+            ds.edit(d -> new io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder(d).editSpec().editTemplate().editSpec()
+                    .editFirstContainer().withImage(ROLLOUT_IMAGE).endContainer().endSpec().endTemplate().endSpec().build());
+        }
+        Pod plugin = podsOn(node).stream().filter(p -> p.getMetadata().getNamespace().equals(FleetSeed.GPU_OPERATOR)
+                && p.getMetadata().getName().startsWith(FleetSeed.DEVICE_PLUGIN + "-")).findFirst()
+                .orElseThrow(() -> new IllegalStateException(FleetSeed.DEVICE_PLUGIN + " has no pod on " + node));
+        client().pods().inNamespace(FleetSeed.GPU_OPERATOR).withName(plugin.getMetadata().getName()).edit(p -> new PodBuilder(p)
+                .editMetadata().addToLabels("controller-revision-hash", ROLLOUT_HASH).addToLabels("pod-template-generation", "2")
+                .endMetadata().editSpec().editFirstContainer().withImage(ROLLOUT_IMAGE).endContainer().endSpec().build());
+        crashDaemonPod(node, FleetSeed.DEVICE_PLUGIN, FleetSeed.DEVICE_PLUGIN_CONTAINER,
+                "I1130 " + time() + "       1 main.go:235] \"Starting NVIDIA Device Plugin\" version=<\n"
+                        + "E1130 " + time() + "       1 main.go:132] error starting plugins: error creating plugin manager: "
+                        + "unable to create cdi spec file: failed to get CDI spec: failed to create discoverer for common "
+                        + "entities: failed to create discoverer for driver files: failed to locate libcuda.so\n");
+        advertiseGpus(node, 0, 0);
+        return devicePluginAlert(node);
+    }
+
+    static final String ROLLOUT_IMAGE = "nvcr.io/nvidia/k8s-device-plugin:v0.18.0";
+    private static final String ROLLOUT_HASH = "7c9f6d8b45";
 
     private FiredAlert nvmlMismatch(Fault fault) {
         String node = gpuNode(fault, "nvml-mismatch");

@@ -9,6 +9,7 @@ enum FaultKind {
     DBE_ECC("dbe-ecc"),
     ROW_REMAP_FAILURE("row-remap-failure"),
     DEVICE_PLUGIN_CRASH("device-plugin-crash"),
+    DEVICE_PLUGIN_ROLLOUT("device-plugin-rollout"),
     NVML_MISMATCH("nvml-mismatch"),
     CUDA_OOM("cuda-oom"),
     NODE_NOT_READY("node-not-ready");

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
@@ -43,6 +44,7 @@ final class FleetSeed {
     static final String DEVICE_PLUGIN = "nvidia-device-plugin-daemonset";
     static final String DEVICE_PLUGIN_CONTAINER = "nvidia-device-plugin";
     static final String EXPORTER = "nvidia-dcgm-exporter";
+    static final String DEVICE_PLUGIN_IMAGE = "nvcr.io/nvidia/k8s-device-plugin:v0.17.0";
     private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
     private final SimulatedApiServer server;
@@ -205,8 +207,9 @@ final class FleetSeed {
     private void gpuOperator() {
         List<String> gpuNodes = spec.pools().stream().filter(FleetSpec.Pool::nvidia)
                 .flatMap(p -> p.nodeNames().stream()).toList();
-        daemonSet(DEVICE_PLUGIN, DEVICE_PLUGIN_CONTAINER, "nvcr.io/nvidia/k8s-device-plugin:v0.17.0", gpuNodes.size(),
+        daemonSet(DEVICE_PLUGIN, DEVICE_PLUGIN_CONTAINER, DEVICE_PLUGIN_IMAGE, gpuNodes.size(),
                 "nvidia.com/gpu.deploy.device-plugin");
+        revision(DEVICE_PLUGIN, DEVICE_PLUGIN_CONTAINER, DEVICE_PLUGIN_IMAGE, 1, "6b8c7d9f54", STARTED);
         daemonSet(EXPORTER, EXPORTER, "nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.3-ubuntu22.04", gpuNodes.size(),
                 "nvidia.com/gpu.deploy.dcgm-exporter");
         for (String node : gpuNodes) {
@@ -247,6 +250,20 @@ final class FleetSeed {
                 """;
     }
 
+    /**
+     * A DaemonSet's ControllerRevision, as the controller writes one per template: what the rollout
+     * evidence reads. The first is the install; another one is a rollout.
+     */
+    void revision(String daemonSet, String container, String image, long number, String hash, String created) {
+        server.apply(new ControllerRevisionBuilder().withNewMetadata().withName(daemonSet + "-" + hash).withNamespace(GPU_OPERATOR)
+                .withUid(uid("cr/" + daemonSet + "/" + number)).withCreationTimestamp(created)
+                .addToLabels("app", daemonSet).addToLabels("controller-revision-hash", hash)
+                .withOwnerReferences(owner("apps/v1", "DaemonSet", GPU_OPERATOR, daemonSet)).endMetadata()
+                .withRevision(number).withData(Map.of("spec", Map.of("template", Map.of("spec", Map.of("containers",
+                        List.of(Map.of("name", container, "image", image)))))))
+                .build());
+    }
+
     private void daemonSet(String name, String container, String image, int nodes, String nodeLabel) {
         server.apply(new DaemonSetBuilder().withNewMetadata().withName(name).withNamespace(GPU_OPERATOR)
                 .withUid(uid("ds/" + GPU_OPERATOR + "/" + name)).addToLabels("app", name)
@@ -257,6 +274,8 @@ final class FleetSeed {
                 .addNewToleration().withKey("nvidia.com/gpu").withOperator("Exists").withEffect("NoSchedule")
                 .endToleration()
                 .addNewContainer().withName(container).withImage(image).endContainer().endSpec().endTemplate()
+                .withNewUpdateStrategy().withType("RollingUpdate").withNewRollingUpdate()
+                .withMaxUnavailable(new io.fabric8.kubernetes.api.model.IntOrString(1)).endRollingUpdate().endUpdateStrategy()
                 .endSpec()
                 .withNewStatus().withDesiredNumberScheduled(nodes).withCurrentNumberScheduled(nodes)
                 .withNumberReady(nodes).withNumberAvailable(nodes).withUpdatedNumberScheduled(nodes)

@@ -1,6 +1,7 @@
 package io.acceltriage.triage;
 
 import io.acceltriage.agent.Assessment;
+import io.acceltriage.agent.Judgement;
 import io.acceltriage.agent.RulesPlanner;
 import io.acceltriage.diagnosis.Diagnosis;
 import io.acceltriage.diagnosis.Family;
@@ -14,6 +15,7 @@ import io.acceltriage.evidence.Source;
 import io.acceltriage.incident.Alert;
 import io.acceltriage.incident.Correlator;
 import io.acceltriage.incident.Subject;
+import io.acceltriage.policy.PolicyContext;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Instant;
@@ -123,16 +125,29 @@ public final class FleetResponder {
         gaps.forEach(g -> notes.add(g.source().name().toLowerCase() + " unavailable: " + g.reason()));
         notes.add("fleet incident: members sampled, no node actions proposed");
         Diagnosis diagnosis = new Diagnosis(family, cause, confidence, ids, findings, false, notes);
+        List<Judgement> judgements = responder.judge(RulesPlanner.pauseRollouts(diagnosis, rollouts),
+                new PolicyContext(family, confidence, false));
+        // One reason for the person, the proposals' verdicts in it: the fleet is one decision, not several.
         List<String> escalation = List.of("fleet-wide " + family.wireName() + " pattern: " + scope
                 + (rollouts.isEmpty() ? "" : "; check and pause or roll back " + rollouts.get(0).summary())
-                + "; no node was cordoned or drained: decide the fleet's remedy");
+                + "; no node was cordoned or drained: decide the fleet's remedy"
+                + judgements.stream().map(FleetResponder::verdictLine).reduce("", String::concat));
         EvidenceBundle bundle = new EvidenceBundle(subject, at, null, null, false, items, List.of(), List.of(), gaps, consulted);
         List<String> alertNames = List.of(alertname + " ×" + alerts.size());
         String summary = family.wireName().toUpperCase() + " fleet incident (" + confidence + "): " + cause + ". "
                 + "Evidence: " + String.join("; ", items.stream().filter(e -> ids.contains(e.id())).limit(6)
                         .map(e -> "[" + e.id() + "] " + e.summary()).toList())
                 + ". No node actions: a fleet-wide pattern goes to a person. Needs a person: " + escalation.get(0);
-        return new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, List.of(), escalation, summary, null);
+        return new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, judgements, escalation, summary, null);
+    }
+
+    private static String verdictLine(Judgement j) {
+        String name = j.proposal().name();
+        return switch (j.verdict().decision()) {
+            case APPROVE -> "; " + name + " waits for a person's approval";
+            case DENY -> "; policy refused " + name + ": " + String.join("; ", j.verdict().reasons());
+            default -> "; " + name + (j.verdict().dryRun() ? " runs as a dry run" : " runs now");
+        };
     }
 
     /** First, middle and last member: a storm's edges and its bulk. */

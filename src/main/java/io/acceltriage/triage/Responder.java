@@ -106,6 +106,12 @@ public final class Responder {
         return agent == null ? rules : agent.after(rules, p -> policy.decide(p, ctx), summaries);
     }
 
+    /** Policy's verdicts on proposals planned outside this responder (a fleet's), against one view of the cluster. */
+    List<Judgement> judge(List<Proposal> proposals, PolicyContext ctx) {
+        PolicyEngine policy = this.policy.forOneAssessment();
+        return proposals.stream().map(p -> new Judgement(p, policy.decide(p, ctx))).toList();
+    }
+
     /** The bundle with the fault history of the GPUs that report an XID now. */
     private EvidenceBundle remembered(EvidenceBundle b) {
         if (memory == null) return b;

@@ -460,4 +460,39 @@ class RulesPlannerTest {
 
         assertTrue(PLANNER.plan(Diagnoses.none(), b).escalationReasons().isEmpty());
     }
+
+    // --- fleet ---
+
+    static io.acceltriage.evidence.Evidence rollout(String id, String namespace, String daemonSet) {
+        String summary = "DaemonSet " + namespace + "/" + daemonSet + " revision 2 created 2026-11-30T09:52:00Z";
+        return new io.acceltriage.evidence.Evidence(id, Source.CLUSTER, summary, new Facts.ClusterEvent(namespace, "DaemonSet",
+                daemonSet, "Normal", "NewRevision", summary, 1, java.time.Instant.parse("2026-11-30T09:52:00Z")));
+    }
+
+    @Test
+    void aFleetFaultThatFollowsANodeAgentRolloutProposesPausingThatRolloutCitingIt() {
+        Diagnosis d = Diagnoses.infrastructure("the same fault on many nodes").build();
+
+        List<Proposal> p = RulesPlanner.pauseRollouts(d, List.of(rollout("E7", "gpu-operator", "nvidia-device-plugin-daemonset")));
+
+        assertEquals(List.of("pause-rollout:gpu-operator/nvidia-device-plugin-daemonset"), p.stream().map(Proposal::name).toList());
+        assertEquals(List.of("E7"), p.get(0).evidenceIds());
+        assertTrue(p.get(0).reason().contains("revision 2"), p.get(0).reason());
+    }
+
+    @Test
+    void aFleetFaultOfAnotherFamilyPausesNoRolloutEvenRightAfterOne() {
+        Diagnosis d = Diagnoses.application("the same application fault on many subjects").build();
+
+        assertEquals(List.of(), RulesPlanner.pauseRollouts(d, List.of(rollout("E7", "gpu-operator", "nvidia-device-plugin-daemonset"))));
+    }
+
+    @Test
+    void evidenceThatIsNoDaemonSetRevisionPausesNothing() {
+        Diagnosis d = Diagnoses.infrastructure("the same fault on many nodes").build();
+        var event = new io.acceltriage.evidence.Evidence("E2", Source.CLUSTER, "pod restarted", new Facts.ClusterEvent("ml", "Pod",
+                "trainer-0", "Warning", "BackOff", "Back-off", 3, java.time.Instant.parse("2026-11-30T09:52:00Z")));
+
+        assertEquals(List.of(), RulesPlanner.pauseRollouts(d, List.of(event)));
+    }
 }

@@ -193,6 +193,12 @@ class ClusterCallsTest {
                         .addToLabels("acceltriage.io/gpu-health", "passed").endMetadata().build());
                 run(medik8sExecutor, ActionKind.RETURN_NODE, "gpu-h100-07");
 
+                by.now = "pause-rollout";
+                cluster.inject(new Fault("device-plugin-rollout", "gpu-h100-08", null, null, null));
+                ActionRecord paused = run(executor, ActionKind.PAUSE_ROLLOUT, "gpu-operator/nvidia-device-plugin-daemonset");
+                assertEquals(ActionStatus.SUCCEEDED, paused.status(), paused.detail());
+                executor.undo(paused.id(), "alice");
+
                 by.now = "leader election";
                 try (LeaseLeadership lease = new LeaseLeadership(client, "acceltriage", "replica-a", Duration.ofSeconds(15))) {
                     until(lease::isLeader);

@@ -54,7 +54,7 @@ class DeployManifestsTest {
             row("apps",            "deployments",           "get list watch"),       // owner and serving floor
             row("apps",            "replicasets",           "get list watch"),       // pod -> deployment
             row("apps",            "statefulsets",          "get list watch"),       // gangs of workers, serving
-            row("apps",            "daemonsets",            "get list watch"),       // device plugin, dcgm-exporter, driver
+            row("apps",            "daemonsets",            "get list watch patch"), // node agents; pause-rollout (updateStrategy)
             row("apps",            "controllerrevisions",   "get list watch"),       // the revision each node agent runs
             row("apps",            "deployments/scale",     "get update"),           // shift-replicas (scale subresource)
             row("apps",            "statefulsets/scale",    "get update"),           // shift-replicas (scale subresource)

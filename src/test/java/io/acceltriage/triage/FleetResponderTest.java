@@ -272,4 +272,28 @@ class FleetResponderTest {
         assertEquals(FleetResponder.SAMPLE, scraped.size(), "scraped " + scraped + " for " + a.subject());
         assertTrue(scraped.contains(node(1)) && scraped.contains(node(NODES)), "first and last member: " + scraped);
     }
+
+    @Test
+    void aStormRightAfterANodeAgentRolloutProposesPausingThatRolloutForAPersonToApprove() {
+        devicePluginRolledOut(STORM.minus(Duration.ofMinutes(8)));
+
+        Assessment a = assessStorm(ALERT);
+
+        assertEquals(List.of("pause-rollout:gpu-operator/" + PLUGIN_DS),
+                a.judgements().stream().map(j -> j.proposal().name()).toList(), "the fleet's one mitigation, no node action");
+        assertEquals(io.acceltriage.policy.Decision.APPROVE, a.judgements().get(0).verdict().decision(),
+                "the shipped policy wants a person: " + a.judgements().get(0).verdict().reasons());
+        assertTrue(a.escalationReasons().get(0).contains("pause-rollout:gpu-operator/" + PLUGIN_DS + " waits for a person's approval"),
+                a.escalationReasons().get(0));
+    }
+
+    @Test
+    void aStormWithoutARolloutProposesNoPause() {
+        everyNodeReportsXid(79);
+
+        Assessment a = assessStorm("GpuXidError");
+
+        assertTrue(a.judgements().stream().noneMatch(j -> j.proposal().kind() == io.acceltriage.policy.ActionKind.PAUSE_ROLLOUT),
+                "nothing rolled out: " + a.judgements());
+    }
 }
