@@ -33,6 +33,9 @@ public class App implements QuarkusApplication {
         if (!"serve".equals(command)) {
             System.setProperty("quarkus.http.host-enabled", "false");
             System.setProperty("acceltriage.processing.enabled", "false");
+            // nothing periodic belongs to a one-shot command: a tick due after it finished found the container gone
+            // and printed an error after the command's own last line
+            System.setProperty("quarkus.scheduler.enabled", "false");
             System.setProperty("quarkus.log.level", "WARN");
             System.setProperty("quarkus.log.category.\"io.acceltriage\".level", "WARN");
             // a loaded machine slows a one-shot command's cold start; the event loop's complaints about it are not the answer
