@@ -295,8 +295,8 @@ class ModelAgentTest {
                     return ScriptedModelServer.answer(Map.of("text", toolResult.contains("<untrusted-data source=\"tool:recent_incidents\">")
                             ? "Nothing unusual in the recent incidents." : "envelope missing", "evidenceIds", List.of()));
                 });
-        ChatAnswer answer = chat.answer("anything wrong on gpu-h100-03? my token=abc123secret", agent(Duration.ofSeconds(10)));
-        assertEquals("Nothing unusual in the recent incidents.", answer.text());
+        ChatAnswerer.Reply reply = chat.answer("anything wrong on gpu-h100-03? my token=abc123secret", null, agent(Duration.ofSeconds(10)));
+        assertEquals("Nothing unusual in the recent incidents.", reply.answer().text());
         assertFalse(server.everythingSent().contains("abc123secret"));
         long after = auditReader.find(new AuditQuery(null, AuditKind.MODEL_CALL, null, null, null, null, null, 10_000)).size();
         assertEquals(2, after - before);
@@ -307,6 +307,8 @@ class ModelAgentTest {
         given().get("/api/v1/mode").then().statusCode(200).body("mode", equalTo("rules"));
         assertFalse(mode.configured());
         assertTrue(mode.agent().isEmpty());
-        assertTrue(chat.answer("what broke?").text().startsWith("acceltriage runs in rules mode"));
+        ChatAnswerer.Reply reply = chat.answer("what broke?", null);
+        assertNull(reply.answer());
+        assertTrue(reply.unavailable().startsWith("No model is configured"), reply.unavailable());
     }
 }
