@@ -238,8 +238,10 @@ class LiveModelIT {
                 "the audit says the rules took over");
     }
 
+    /** The triage's input tokens: the chat questions asked about the incident are not its cost. */
     private static long tokensIn(ServiceProcess service, JsonNode incident) {
-        return audit(service, incident, "model.call").stream().mapToLong(c -> c.path("payload").path("tokensIn").asLong()).sum();
+        return audit(service, incident, "model.call").stream().filter(c -> !c.path("payload").path("purpose").asText().equals("chat"))
+                .mapToLong(c -> c.path("payload").path("tokensIn").asLong()).sum();
     }
 
     private static List<JsonNode> audit(ServiceProcess service, JsonNode incident, String kind) {

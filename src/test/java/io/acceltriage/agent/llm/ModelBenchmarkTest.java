@@ -73,6 +73,8 @@ class ModelBenchmarkTest {
             out.println("input per incident by part (characters / 4): " + whereTheInputGoes(server.requests(), score.incidents()));
             assertEquals(0, score.fallbacks(), "no run may fall back against a well-behaved model");
             assertTrue(score.maxRoundTrips() <= 3, "at most three round trips per incident, saw " + score.maxRoundTrips());
+            assertTrue(score.tokensInPerIncident() <= 4_000, "at most 4,000 input tokens per incident (issue #16), saw "
+                    + Math.round(score.tokensInPerIncident()));
         }
     }
 
