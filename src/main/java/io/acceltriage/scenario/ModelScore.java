@@ -35,12 +35,10 @@ public final class ModelScore {
     /** One replay of a scenario: the outcome, judged against the scenario, and how long it took. */
     public record Run(Replay.Outcome outcome, ReplayResult judged, Duration took) {}
 
-    /** Adds one scenario: what it expects, and the model-reviewed outcome judged against it. */
-    public ScenarioLine add(String expectedFamily, Replay.Outcome outcome, ReplayResult judged) {
-        return add(expectedFamily, new Run(outcome, judged, Duration.ZERO), null);
-    }
-
-    /** Adds one scenario replayed by the model ({@code model}) and by the rules alone ({@code rules}, or null), for the report side by side. */
+    /**
+     * Adds one scenario: what it expects, its replay through the model judged against it, and its
+     * replay by the rules alone ({@code rules}, or null), for the report side by side.
+     */
     public ScenarioLine add(String expectedFamily, Run model, Run rules) {
         if (rules != null) {
             rulesScenarios++;
@@ -114,7 +112,7 @@ public final class ModelScore {
         if (scenarios == 0) return;
         boolean rules = rulesScenarios > 0;
         String header = "model " + model;
-        String row = "%-25s %-22s" + (rules ? " %s" : "") + "%n";
+        String row = "%-27s %-22s" + (rules ? " %s" : "") + "%n";
         out.printf(row, "over " + scenarios + " scenarios", header, "rules");
         out.printf(row, "family accuracy", percent(familyRight, scenarios), percent(rulesFamilyRight, rulesScenarios));
         out.printf(row, "proposals right", percent(proposalsRight, scenarios), percent(rulesProposalsRight, rulesScenarios));
