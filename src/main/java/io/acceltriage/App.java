@@ -35,6 +35,8 @@ public class App implements QuarkusApplication {
             System.setProperty("acceltriage.processing.enabled", "false");
             System.setProperty("quarkus.log.level", "WARN");
             System.setProperty("quarkus.log.category.\"io.acceltriage\".level", "WARN");
+            // a loaded machine slows a one-shot command's cold start; the event loop's complaints about it are not the answer
+            System.setProperty("quarkus.log.category.\"io.vertx.core.impl.BlockedThreadChecker\".level", "ERROR");
         }
         Quarkus.run(App.class, args);
     }
@@ -80,7 +82,7 @@ public class App implements QuarkusApplication {
 
     @CommandLine.Command(name = "acceltriage", mixinStandardHelpOptions = true, version = "acceltriage 0.1.0",
             description = "First responder for GPU and TPU incidents on Kubernetes.",
-            subcommands = {ServeCommand.class, EvalCommand.class, AuditCommand.class, CaptureCommand.class,
+            subcommands = {ServeCommand.class, EvalCommand.class, AuditCommand.class, CaptureCommand.class, InvestigateCommand.class,
                     CommandLine.HelpCommand.class})
     static class Commands {}
 }

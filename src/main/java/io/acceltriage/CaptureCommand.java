@@ -1,11 +1,9 @@
 package io.acceltriage;
 
 import io.acceltriage.config.ClusterConfig;
-import io.acceltriage.evidence.ExpositionParser;
 import io.acceltriage.evidence.MetricsSource;
-import io.acceltriage.evidence.NodeSamples;
 import io.acceltriage.incident.Subject;
-import io.acceltriage.sandbox.Sandbox;
+import io.acceltriage.sandbox.SandboxKubeconfig;
 import io.acceltriage.scenario.Capture;
 import io.acceltriage.triage.ResponderFactory;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -16,8 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.Callable;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import picocli.CommandLine;
 
 @Dependent
@@ -45,17 +43,22 @@ class CaptureCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    @CommandLine.Option(names = "--kubeconfig", paramLabel = "FILE",
+            description = "the cluster to capture from (in sandbox mode default: the running service's DATA_DIR/sandbox-kubeconfig.yaml)")
+    Path kubeconfig;
+
+    // Instances: in sandbox mode the application's own client would be a fresh sandbox, not the running one.
     @Inject
-    KubernetesClient client;
+    Instance<KubernetesClient> client;
 
     @Inject
-    MetricsSource metrics;
+    Instance<MetricsSource> metrics;
 
     @Inject
     ClusterConfig cluster;
 
-    @Inject
-    Instance<Sandbox> sandbox;
+    @ConfigProperty(name = "acceltriage.data-dir", defaultValue = "./data")
+    String dataDir;
 
     @Inject
     ResponderFactory factory;
@@ -73,9 +76,25 @@ class CaptureCommand implements Callable<Integer> {
         } else {
             subject = Subject.node(target.node);
         }
+        Path file = kubeconfig;
+        if (file == null && cluster.mode() == ClusterConfig.Mode.SANDBOX) {
+            file = SandboxKubeconfig.in(dataDir);
+            if (!Files.isRegularFile(file)) {
+                spec.commandLine().getErr().println("capture: in sandbox mode it captures the running service's sandbox, and there is none: "
+                        + file.toAbsolutePath().normalize() + " is not there. Start the service first (java -jar target/quarkus-app/quarkus-run.jar,"
+                        + " same data folder), or pass --kubeconfig FILE, or set ACCELTRIAGE_CLUSTER_MODE=kubeconfig for a real cluster");
+                return 1;
+            }
+        }
         String text;
-        try {
-            text = new Capture(client, metricsSource(), factory.nodeAgents()).capture(subject, alertname, Instant.now());
+        try (CommandCluster c = file == null ? null : CommandCluster.open(file, cluster)) {
+            String problem = c == null ? null : c.unreachable();
+            if (problem != null) {
+                spec.commandLine().getErr().println("capture: " + problem);
+                return 1;
+            }
+            text = c == null ? new Capture(client.get(), metrics.get(), factory.nodeAgents()).capture(subject, alertname, Instant.now())
+                    : new Capture(c.client(), c.metrics(), factory.nodeAgents()).capture(subject, alertname, Instant.now());
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println(e.getMessage());
             return 1;
@@ -88,22 +107,5 @@ class CaptureCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("wrote " + output + "; set spec.expect before adding it to a corpus");
         }
         return 0;
-    }
-
-    /**
-     * Commands run without the HTTP port, and the sandbox serves its exporters through it: in sandbox
-     * mode read the simulated exporters directly.
-     */
-    private MetricsSource metricsSource() {
-        if (cluster.mode() != ClusterConfig.Mode.SANDBOX) return metrics;
-        return node -> {
-            try {
-                String text = sandbox.get().exporterText(node);
-                if (text == null) throw new MetricsSource.EvidenceUnavailable("no exporter on " + node);
-                return new NodeSamples(ExpositionParser.parse(text), List.of());
-            } catch (RuntimeException e) {
-                throw new MetricsSource.EvidenceUnavailable("exporter on " + node + " unreachable: " + e.getMessage());
-            }
-        };
     }
 }

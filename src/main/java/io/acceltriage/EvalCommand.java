@@ -1,6 +1,7 @@
 package io.acceltriage;
 
 import io.acceltriage.policy.Policy;
+import io.acceltriage.scenario.Capture;
 import io.acceltriage.scenario.ModelScore;
 import io.acceltriage.scenario.Replay;
 import io.acceltriage.scenario.ReplayResult;
@@ -86,13 +87,21 @@ class EvalCommand implements Callable<Integer> {
             ReplayResult r;
             ModelScore.Run rules;
             try {
+                if (new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8).contains(Capture.PLACEHOLDER)) {
+                    // capture's expectation is a guess ("none") that would pass or fail by chance, never a judgement
+                    out.println("FAIL " + file.getFileName() + ": its expectation is still capture's placeholder; fill in spec.expect"
+                            + " (the family and the actions a good first responder takes, docs/SCENARIO-FORMAT.md) and delete the line \""
+                            + Capture.PLACEHOLDER + "\"");
+                    failed++;
+                    continue;
+                }
                 Scenario s = ScenarioLoader.load(file);
                 long t0 = System.nanoTime();
                 Replay.Outcome o = replay.replay(file, s, override);
                 Duration took = Duration.ofNanos(System.nanoTime() - t0);
                 r = replay.judge(s, o);
                 rules = new ModelScore.Run(o, r, took);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | java.io.IOException e) {
                 out.println("FAIL " + file.getFileName() + ": " + e.getMessage());
                 failed++;
                 continue;

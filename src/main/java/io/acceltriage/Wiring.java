@@ -11,9 +11,12 @@ import io.acceltriage.action.Timing;
 import io.acceltriage.audit.Actors;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;
+import io.acceltriage.cluster.ClusterReads;
+import io.acceltriage.cluster.ClusterWrites;
 import io.acceltriage.cluster.KubeApi;
 import io.acceltriage.cluster.Membership;
 import io.acceltriage.cluster.Nodes;
+import io.acceltriage.cluster.WatchedCluster;
 import io.acceltriage.config.ClusterConfig;
 import io.acceltriage.evidence.ExporterScrape;
 import io.acceltriage.evidence.MetricsSource;
@@ -58,16 +61,46 @@ class Wiring {
 
     @Produces
     @Singleton
-    KubernetesClient kubernetesClient(ClusterConfig config, Instance<Sandbox> sandbox) {
+    KubernetesClient kubernetesClient(ClusterConfig config, Instance<Sandbox> sandbox, ClusterWrites writes) {
         if (config.mode() == ClusterConfig.Mode.SANDBOX) {
             LOG.info("cluster: the sandbox (simulated GPU cluster); set ACCELTRIAGE_CLUSTER_MODE=kubeconfig or in-cluster for a real one");
-            return sandbox.get().client();
+            return sandbox.get().client(ClusterWrites.NAME, writes);
         }
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(bounded(Config.autoConfigure(null), config)).build();
+        KubernetesClient client = new KubernetesClientBuilder().withConfig(bounded(Config.autoConfigure(null), config))
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(ClusterWrites.NAME, writes)).build();
         LOG.infof("cluster: %s (%s, request timeout %d ms, %d retries)", client.getMasterUrl(),
                 config.mode().name().toLowerCase().replace('_', '-'), client.getConfiguration().getRequestTimeout(),
                 client.getConfiguration().getRequestRetryBackoffLimit());
         return client;
+    }
+
+    /** This process's own writes, heard on the client's HTTP path so the watched view re-reads what it wrote. */
+    @Produces
+    @Singleton
+    ClusterWrites clusterWrites() {
+        return new ClusterWrites();
+    }
+
+    /**
+     * The cluster as triage, correlation, policy, evidence and the pages read it: a watched view
+     * (acceltriage.cluster.watch=true, the default), or every read a request to the API server.
+     */
+    @Produces
+    @Singleton
+    ClusterReads clusterReads(KubernetesClient client, ClusterWrites writes,
+            @ConfigProperty(name = "acceltriage.cluster.watch", defaultValue = "true") boolean watch) {
+        if (!watch) {
+            LOG.info("cluster view: off (acceltriage.cluster.watch=false): every read is a request to the API server");
+            return ClusterReads.direct(client);
+        }
+        WatchedCluster view = WatchedCluster.start(client, writes, WatchedCluster.Settings.DEFAULT);
+        LOG.infof("cluster view: watching %s; until the first lists arrive reads go to the API server and readiness"
+                + " (check \"cluster-view\") waits", String.join(", ", view.watchedKinds()));
+        return view;
+    }
+
+    void closeClusterReads(@Disposes ClusterReads reads) {
+        if (reads instanceof WatchedCluster view) view.close();
     }
 
     /** Node-agent rollouts, read by the fleet responder. */
@@ -80,15 +113,15 @@ class Wiring {
     /** The nodes as pages and chat show them. */
     @Produces
     @Singleton
-    Nodes nodes(KubernetesClient client) {
-        return new Nodes(client);
+    Nodes nodes(ClusterReads reads) {
+        return new Nodes(reads);
     }
 
     /** Correlation's read-only view of pods, owners and gangs. */
     @Produces
     @Singleton
-    Membership membership(KubernetesClient client) {
-        return new Membership(client);
+    Membership membership(ClusterReads reads) {
+        return new Membership(reads);
     }
 
     /**
@@ -102,7 +135,7 @@ class Wiring {
 
     @Produces
     @Singleton
-    MetricsSource metricsSource(ClusterConfig config, Instance<Sandbox> sandbox, KubernetesClient client,
+    MetricsSource metricsSource(ClusterConfig config, Instance<Sandbox> sandbox, ClusterReads reads,
             @ConfigProperty(name = "acceltriage.metrics.source", defaultValue = "exporter") String source, PrometheusConfig prometheus) {
         if (!source.strip().equalsIgnoreCase("exporter") && !source.strip().equalsIgnoreCase("prometheus")) {
             throw new IllegalStateException("ACCELTRIAGE_METRICS_SOURCE (acceltriage.metrics.source) must be exporter or prometheus,"
@@ -116,10 +149,12 @@ class Wiring {
         if (config.mode() == ClusterConfig.Mode.SANDBOX) {
             return new ExporterScrape(node -> Optional.ofNullable(sandbox.get().exporterUrl(node)).map(URI::create));
         }
-        Optional<Integer> port = config.exporterPort();
-        // dcgm-exporter runs as a DaemonSet: its pod on the node serves that node's GPUs.
-        return new ExporterScrape(node -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems()
-                .stream()
+        return exportersOnNodes(reads, config.exporterPort());
+    }
+
+    /** A real cluster's exporters: dcgm-exporter runs as a DaemonSet, its pod on the node serves that node's GPUs. */
+    static MetricsSource exportersOnNodes(io.acceltriage.cluster.ClusterReads reads, Optional<Integer> port) {
+        return new ExporterScrape(node -> reads.podsOn(node).stream()
                 // only the exporter DaemonSet's own pods: a pod merely named like the exporter is anyone's
                 .filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null && isExporter(p))
                 .findFirst()
@@ -156,7 +191,9 @@ class Wiring {
     @Produces
     @Singleton
     PolicySource policySource(@ConfigProperty(name = "acceltriage.policy.file", defaultValue = "policies/default.yaml") String file,
-            @ConfigProperty(name = "acceltriage.policy.reload-every", defaultValue = "5s") Duration every, AuditLog audit) {
+            @ConfigProperty(name = "acceltriage.policy.reload-every", defaultValue = "5s") Duration every, AuditLog audit,
+            io.acceltriage.access.AccessTokens tokens) {
+        java.util.Optional<String> sandboxApprover = tokens.sandboxApprover();
         PolicySource source = new PolicySource(file, new PolicySource.Listener() {
             @Override
             public void reloaded(String f, Policy p) {
@@ -167,7 +204,7 @@ class Wiring {
             public void refused(String f, String reason, Policy kept) {
                 audit.append(null, AuditKind.POLICY_REJECTED, Actors.AGENT, Map.of("file", f, "reason", reason, "kept", kept.name()));
             }
-        });
+        }, p -> sandboxApprover.map(p::withApprover).orElse(p));
         LOG.infof("policy: %s (%s)", source.current().name(), file);
         return every.isZero() ? source : source.watch(every);
     }
@@ -211,9 +248,9 @@ class Wiring {
 
     @Produces
     @Singleton
-    Responder responder(ResponderFactory factory, KubernetesClient client, MetricsSource metrics, PolicySource policy,
+    Responder responder(ResponderFactory factory, ClusterReads reads, MetricsSource metrics, PolicySource policy,
             Database database, Breaker breaker) {
-        return factory.build(new KubeApi(client), metrics, policy::current, new StoredHistory(database), breaker);
+        return factory.build(new KubeApi(reads), metrics, policy::current, new StoredHistory(database), breaker);
     }
 
     /**
@@ -243,7 +280,7 @@ class Wiring {
             @ConfigProperty(name = "acceltriage.actions.scale-up-wait", defaultValue = "60s") Duration scaleUp,
             @ConfigProperty(name = "acceltriage.actions.verify-timeout", defaultValue = "60s") Duration verify) {
         return new Executor(client, database, audit, leadership, new Timing(eviction, scaleUp, verify, Duration.ofMillis(500)),
-                policy::current, new TelemetryGpus(metrics));
+                policy::current, new TelemetryGpus(metrics), NODE_AGENTS.poolLabels());
     }
 
 

@@ -65,7 +65,7 @@ class CommandLineIT {
         List<String> env = List.of("ACCELTRIAGE_PORT=" + port, "ACCELTRIAGE_DATA_DIR=" + dir.resolve("data"));
         String[][] asks = {{"--help"}, {"help"}, {"serve", "--help"}, {"eval", "--help"}, {"audit", "--help"},
                 {"audit", "verify", "--help"}, {"audit", "export", "-h"}, {"audit", "prune", "--help"}, {"capture", "--help"},
-                {"help", "capture"}, {"--version"}};
+                {"help", "capture"}, {"investigate", "--help"}, {"help", "investigate"}, {"--version"}};
         for (String[] ask : asks) {
             Run r = run(dir, env, ask);
             String what = String.join(" ", ask);

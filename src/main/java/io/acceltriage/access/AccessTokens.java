@@ -26,6 +26,7 @@ public class AccessTokens {
 
     private static final Logger LOG = Logger.getLogger(AccessTokens.class);
     static final int MIN_TOKEN_LENGTH = 16;
+    static final String GENERATED_NAME = "admin";
 
     /** One issued token. */
     record Entry(String name, Role role, Secret token) {}
@@ -45,7 +46,7 @@ public class AccessTokens {
             byte[] random = new byte[24];
             new SecureRandom().nextBytes(random);
             this.generated = Secret.of(HexFormat.of().formatHex(random));
-            all.add(new Entry("admin", Role.ADMIN, generated));
+            all.add(new Entry(GENERATED_NAME, Role.ADMIN, generated));
         } else {
             this.generated = null;
         }
@@ -66,9 +67,22 @@ public class AccessTokens {
         // Printing a credential is deliberate here: it is the only way into an embedded default.
         LOG.warnf("access: no tokens configured; generated an admin token for this run: %s"
                 + " (set ACCELTRIAGE_ACCESS_TOKENS or ACCELTRIAGE_ACCESS_FILE to issue your own)", generated.reveal());
+        if (sandbox) {
+            LOG.infof("access: %s is an approver of this sandbox run (approve, reject, undo, breaker reset);"
+                    + " the policy file is unchanged and a real cluster or issued tokens never get this", GENERATED_NAME);
+        }
         if (!sandbox) {
             LOG.warn("access: running against a real cluster with a generated token; issue named tokens so approvals name people");
         }
+    }
+
+    /**
+     * Who approves in the embedded default: the generated admin, only in sandbox mode with no tokens
+     * configured, so a newcomer can give every decision the quick start shows. Production (issued
+     * tokens, or a real cluster) keeps exactly the policy's approvers.
+     */
+    public Optional<String> sandboxApprover() {
+        return sandbox && generated != null ? Optional.of(GENERATED_NAME) : Optional.empty();
     }
 
     /** The token generated for this run when none was configured. */

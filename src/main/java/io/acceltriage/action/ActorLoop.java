@@ -7,8 +7,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * The leader's chores every few seconds: run actions other replicas planned (or a crash left
- * PLANNED), and expire approvals nobody gave in time. Off for the command-line tools.
+ * The leader's chores every few seconds: propose the later steps of a repair whose step before
+ * completed, run actions other replicas planned (or a crash left PLANNED, or that waited for the step
+ * before them), carry out undos people sent to other replicas, and expire approvals nobody gave in time.
+ * Off for the command-line tools.
  */
 @ApplicationScoped
 class ActorLoop {
@@ -31,7 +33,9 @@ class ActorLoop {
     void tick() {
         if (!enabled || !executor.get().leads()) return;
         try {
+            executor.get().followUps();
             executor.get().resumePlanned();
+            executor.get().runRequestedUndos();
             approvals.get().expireStale();
         } catch (RuntimeException e) {
             LOG.warnf("actor loop: %s; retried at the next tick", e.getMessage());

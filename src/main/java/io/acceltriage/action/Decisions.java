@@ -64,7 +64,12 @@ public final class Decisions {
         var refused = refusal(verified, "undo", actionId);
         if (refused.isPresent()) return refused.get();
         try {
+            boolean leads = executor.leads();
             ActionRecord r = executor.undo(actionId, verified);
+            if (!leads && r.status() != ActionStatus.UNDONE) {
+                return new Result(true, actionId, r.status(), "undo accepted: the replica that holds the actions lease carries it out"
+                        + " within a few seconds", Refusal.NONE);
+            }
             boolean undone = r.status() == ActionStatus.UNDONE;
             decidedOn.accept(r.incidentId());
             return new Result(undone, actionId, r.status(), undone ? "undone: " + r.detail() : "the undo failed: " + r.detail(),

@@ -36,10 +36,12 @@ public final class Executor {
     private final Database database;
     private final AuditLog audit;
     private final ActionStore store;
+    private final UndoRequests undos;
     private final Leadership leadership;
     private final Map<ActionKind, Mitigation> mitigations = new EnumMap<>(ActionKind.class);
     /** Actions this process is running now, so the resume loop and the triage worker never run one twice. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
+    private final RepairSteps steps;
 
     public Executor(KubernetesClient client, Database database, AuditLog audit) {
         this(client, database, audit, Leadership.ALWAYS, Timing.DEFAULT, () -> null);
@@ -52,15 +54,24 @@ public final class Executor {
 
     public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
             Supplier<Policy> policy, GpuDevices gpus) {
+        this(client, database, audit, leadership, timing, policy, gpus, List.of("acceltriage.io/pool"));
+    }
+
+    /** {@code poolLabels}: the node labels that name a node's pool (validate-node's level is per pool). */
+    public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
+            Supplier<Policy> policy, GpuDevices gpus, List<String> poolLabels) {
         this.database = database;
         this.audit = audit;
         this.store = new ActionStore(database);
+        this.undos = new UndoRequests(database);
         this.leadership = leadership;
+        this.steps = new RepairSteps(client, store, policy);
         Supplier<Policy.Taint> taint = () -> policy.get() == null ? null : policy.get().cordonTaint();
         for (Mitigation m : List.of(new CordonNode(client, taint, timing), new RestartPod(client, timing),
                 new RestartGroup(client, timing), new DrainNode(client, taint, timing), new ShiftReplicas(client, timing),
                 new RestartNodeAgent(client, timing), new ResetGpu(client, taint, gpus, policy, node -> store.cordonedNodes().containsKey(node), timing),
-                new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing))) {
+                new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing),
+                new ValidateNode(client, policy, poolLabels, timing))) {
             mitigations.put(m.kind(), m);
         }
     }
@@ -116,6 +127,18 @@ public final class Executor {
     private ActionRecord runClaimed(ActionRecord record) {
         if (!leadership.isLeader()) {
             return record;
+        }
+        RepairSteps.State step = steps.of(record);
+        if (step.readiness() == RepairSteps.Readiness.WAITING) {
+            return record; // the leader's loop runs it once the step before it completes
+        }
+        if (step.readiness() == RepairSteps.Readiness.NEVER) {
+            return database.transaction(tx -> {
+                ActionRecord skipped = store.update(tx, record, ActionStatus.SKIPPED, record.detail() + "; not run: " + step.why());
+                audit.append(tx, record.incidentId(), AuditKind.ACTION_FAILED, Actors.AGENT, payload(skipped, Outcome.failed("not run: "
+                        + step.why(), false)));
+                return skipped;
+            });
         }
         Mitigation m = mitigations.get(record.kind());
         Mitigation.Target target = new Mitigation.Target(record.target(), record.subjectUid());
@@ -236,7 +259,8 @@ public final class Executor {
 
     /**
      * Reverts a finished action where the mitigation has an undo (uncordon). Refused, with the reason,
-     * for actions that have none or have not run.
+     * for actions that have none or have not run. On a replica without the lease the undo is stored
+     * and the record comes back unchanged: the leader carries it out ({@link #runRequestedUndos}).
      */
     public ActionRecord undo(String actionId, String by) {
         ActionRecord r = store.byId(actionId).orElseThrow(() -> new IllegalArgumentException("no action " + actionId));
@@ -249,7 +273,8 @@ public final class Executor {
                     + "; only a finished action can be undone");
         }
         if (!leadership.isLeader()) {
-            throw new IllegalStateException("this replica does not hold the lease; send the undo to the leader");
+            undos.add(actionId, by);
+            return r;
         }
         Outcome o;
         try {
@@ -313,6 +338,66 @@ public final class Executor {
             if (run(r) != r) n++;
         }
         return n;
+    }
+
+    /**
+     * The later steps of a repair whose step before has now completed: an allowed one runs at the next
+     * pass over PLANNED actions; one awaiting approval is proposed to people now (audited), its approval
+     * window starting now; one whose step before did not complete is skipped. Returns how many moved.
+     */
+    public int followUps() {
+        if (!leadership.isLeader()) return 0;
+        int n = 0;
+        for (ActionRecord r : store.withStatus(ActionStatus.AWAITING_APPROVAL)) {
+            if (!RepairSteps.follows(r.kind()) || RepairSteps.markedReady(r)) continue;
+            RepairSteps.State step = steps.of(r);
+            if (step.readiness() == RepairSteps.Readiness.WAITING || "no step before it".equals(step.why())) continue;
+            boolean ready = step.ready();
+            database.transaction(tx -> {
+                ActionRecord moved = store.update(tx, r, ready ? ActionStatus.AWAITING_APPROVAL : ActionStatus.SKIPPED,
+                        r.detail() + (ready ? "; ready for approval: " : "; not run: ") + step.why());
+                Map<String, Object> p = payload(moved, null);
+                p.put(ready ? "ready" : "skipped", step.why());
+                audit.append(tx, r.incidentId(), ready ? AuditKind.PROPOSAL : AuditKind.ACTION_FAILED, Actors.AGENT, p);
+                return moved;
+            });
+            n++;
+        }
+        return n;
+    }
+
+    /** Carries out the undos people asked of other replicas; the leader's loop calls it. */
+    public int runRequestedUndos() {
+        if (!leadership.isLeader()) return 0;
+        int n = 0;
+        for (UndoRequests.Request q : undos.pending()) {
+            if (!leadership.isLeader()) break;
+            try {
+                undo(q.actionId(), q.by());
+                n++;
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                // Undone meanwhile (a leader that crashed after the undo ran), or no longer undoable: nothing left to do.
+                LOG.infof("requested undo of %s by %s not carried out: %s", q.actionId(), q.by(), e.getMessage());
+            }
+            undos.done(q.actionId());
+        }
+        return n;
+    }
+
+    /**
+     * When a waiting action's approval window started: when it was proposed, or, for a later step of a
+     * repair, when the step before it completed; empty while that step has not completed.
+     */
+    Optional<java.time.Instant> awaitingSince(ActionRecord r) {
+        if (!RepairSteps.follows(r.kind())) return Optional.of(r.createdAt());
+        if (RepairSteps.markedReady(r)) return Optional.of(r.updatedAt());
+        return steps.of(r).readiness() == RepairSteps.Readiness.WAITING ? Optional.empty() : Optional.of(r.createdAt());
+    }
+
+    /** Why an action waits for the step before it; empty when it need not. */
+    Optional<String> waitsFor(ActionRecord r) {
+        RepairSteps.State step = steps.of(r);
+        return step.readiness() == RepairSteps.Readiness.WAITING ? Optional.of(step.why()) : Optional.empty();
     }
 
     public boolean leads() {

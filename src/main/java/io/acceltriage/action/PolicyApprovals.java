@@ -63,7 +63,9 @@ public final class PolicyApprovals implements Approvals {
             return new Result(false, actionId, r.status(), "the circuit breaker is tripped (" + trip.get().reason()
                     + "); reset it first (POST /api/v1/breaker/reset), then approve again");
         }
-        Optional<String> unmet = executor.unmet(r);
+        // A later step of a repair approved early is kept: its preconditions are checked when it runs.
+        Optional<String> waiting = executor.waitsFor(r);
+        Optional<String> unmet = waiting.isPresent() ? Optional.empty() : executor.unmet(r);
         if (unmet.isPresent()) {
             String why = "precondition " + unmet.get() + " no longer holds";
             Optional<ActionRecord> skipped = finish(r, ActionStatus.SKIPPED, approver, "approved by " + approver + " but " + why,
@@ -90,6 +92,10 @@ public final class PolicyApprovals implements Approvals {
             return new Result(true, actionId, ActionStatus.PLANNED, "approved; the replica holding the lease runs it");
         }
         ActionRecord done = executor.run(planned.get());
+        if (done.status() == ActionStatus.PLANNED && waiting.isPresent()) {
+            return new Result(true, actionId, ActionStatus.PLANNED, "approved; it runs once the step before it completes ("
+                    + waiting.get() + ")");
+        }
         return new Result(true, actionId, done.status(), "approved and " + done.status().name().toLowerCase() + ": " + done.detail());
     }
 
@@ -113,7 +119,8 @@ public final class PolicyApprovals implements Approvals {
         Instant cutoff = clock.instant().minus(policy.get().approvalExpiry());
         int n = 0;
         for (ActionRecord r : executor.withStatus(ActionStatus.AWAITING_APPROVAL)) {
-            if (r.createdAt().isBefore(cutoff)
+            Optional<Instant> since = executor.awaitingSince(r);
+            if (since.isPresent() && since.get().isBefore(cutoff)
                     && finish(r, ActionStatus.EXPIRED, io.acceltriage.audit.Actors.AGENT, "expired: nobody approved it within "
                             + policy.get().approvalExpiry().toMinutes() + " min", "expired", null).isPresent()) {
                 n++;
@@ -145,7 +152,8 @@ public final class PolicyApprovals implements Approvals {
             return Optional.of(new Result(false, actionId, r.status(), "action " + actionId + " is not waiting for approval: it is "
                     + r.status().name().toLowerCase()));
         }
-        if (r.createdAt().isBefore(clock.instant().minus(policy.get().approvalExpiry()))) {
+        Optional<Instant> since = executor.awaitingSince(r);
+        if (since.isPresent() && since.get().isBefore(clock.instant().minus(policy.get().approvalExpiry()))) {
             finish(r, ActionStatus.EXPIRED, approver, "expired before " + approver + " decided", "expired", null);
             return Optional.of(new Result(false, actionId, ActionStatus.EXPIRED, "action " + actionId + " waited longer than "
                     + policy.get().approvalExpiry().toMinutes() + " min and expired; if it is still needed, the next alert proposes it again"));

@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  *       {@value #LABEL}{@code =requested} says the node is with repair.
  * </ul>
  *
- * A health label from before the repair is removed, so {@link ReturnNode} can only trust a check run after it.
+ * A health label or validation from before the repair is removed, so {@link ReturnNode} can only trust a check run after it.
  */
 final class RepairNode implements Mitigation {
 
@@ -73,7 +73,8 @@ final class RepairNode implements Mitigation {
         String health = healthLabel().key();
         client.nodes().withName(node).edit(n -> {
             NodeBuilder b = new NodeBuilder(n);
-            b.editMetadata().addToLabels(LABEL, "requested").removeFromLabels(health).removeFromAnnotations(MESSAGE)
+            b.editMetadata().addToLabels(LABEL, "requested").removeFromLabels(health).removeFromLabels(ValidateNode.LABEL)
+                    .removeFromAnnotations(MESSAGE)
                     .addToAnnotations(REQUESTED_AT, Instant.now().toString()).endMetadata();
             if ("handshake".equals(protocol) && !hasTaint(n)) b.editSpec().addToTaints(taint()).endSpec();
             return b.build();
@@ -129,6 +130,26 @@ final class RepairNode implements Mitigation {
         return client.genericKubernetesResources(context).inNamespace(r.namespace());
     }
 
+    /**
+     * Still with repair: under the handshake the repairer has not answered; under medik8s the
+     * remediation CR has not succeeded (the CR, not the label, is medik8s's answer).
+     */
+    static java.util.Optional<String> stillWithRepair(KubernetesClient client, Policy p, Node n) {
+        String node = n.getMetadata().getName();
+        String state = labels(n).get(LABEL);
+        if (p == null || !"medik8s".equals(p.repairProtocol())) {
+            return "requested".equals(state)
+                    ? java.util.Optional.of("the repairer has not answered yet (label " + LABEL + "=requested)") : java.util.Optional.empty();
+        }
+        Policy.Remediation r = p.remediation();
+        GenericKubernetesResource cr = remediations(client, r).withName(node).get();
+        if (cr == null) return java.util.Optional.empty();
+        Object status = cr.getAdditionalProperties().get("status");
+        boolean succeeded = status instanceof Map<?, ?> s && s.get("conditions") instanceof List<?> cs && cs.stream()
+                .anyMatch(c -> c instanceof Map<?, ?> m && "Succeeded".equals(m.get("type")) && "True".equals(m.get("status")));
+        return succeeded ? java.util.Optional.empty() : java.util.Optional.of(r.kind() + " " + r.namespace() + "/" + node + " has not succeeded yet");
+    }
+
     static Taint taint() {
         return new TaintBuilder().withKey(TAINT).withValue("requested").withEffect("NoSchedule").build();
     }
@@ -139,5 +160,9 @@ final class RepairNode implements Mitigation {
 
     static Map<String, String> labels(Node n) {
         return n == null || n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels();
+    }
+
+    static Map<String, String> annotations(Node n) {
+        return n == null || n.getMetadata().getAnnotations() == null ? Map.of() : n.getMetadata().getAnnotations();
     }
 }

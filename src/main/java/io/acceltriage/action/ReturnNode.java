@@ -2,10 +2,10 @@ package io.acceltriage.action;
 
 import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Policy;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +51,9 @@ final class ReturnNode implements Mitigation {
         if (unfit.isPresent()) {
             return Outcome.failed("node " + node + " stays fenced: " + unfit.get(), false);
         }
-        String passed = "health check " + health().key() + "=" + health().pass();
+        String passed = ValidateNode.passedAt(n).isPresent()
+                ? RepairNode.annotations(n).getOrDefault(ValidateNode.MESSAGE, "validate-node passed")
+                : "health check " + health().key() + "=" + health().pass();
         if (dryRun) {
             return Outcome.done("dry run: " + node + " passed validation (" + passed + "); would clear the repair hand-over and uncordon it");
         }
@@ -81,7 +83,7 @@ final class ReturnNode implements Mitigation {
         String said = notes.getOrDefault(RepairNode.MESSAGE, "");
         String state = labels.get(RepairNode.LABEL);
         if ("failed".equals(state)) return Optional.of("the repairer reports failure" + (said.isEmpty() ? "" : ": " + said));
-        Optional<String> withRepair = stillWithRepair(n.getMetadata().getName(), state);
+        Optional<String> withRepair = RepairNode.stillWithRepair(client, policy.get(), n);
         if (withRepair.isPresent()) return withRepair;
         if (!Pods.nodeReady(n)) return Optional.of("the node is not Ready");
         var capacity = n.getStatus().getCapacity() == null ? null : n.getStatus().getCapacity().get(ResetGpu.GPU);
@@ -91,32 +93,33 @@ final class ReturnNode implements Mitigation {
             return Optional.of("it advertises " + (allocatable == null ? 0 : allocatable.getNumericalAmount().intValue()) + " of "
                     + capacity.getNumericalAmount().intValue() + " GPUs");
         }
+        Optional<Instant> validated = ValidateNode.passedAt(n);
+        Optional<Instant> repaired = requestedAt(notes);
+        if (validated.isPresent() && (repaired.isEmpty() || validated.get().isAfter(repaired.get()))) return Optional.empty();
+        String validation = "failed".equals(labels.get(ValidateNode.LABEL))
+                ? "validate-node failed: " + notes.getOrDefault(ValidateNode.MESSAGE, "")
+                : "no validate-node has passed since the repair";
+        if (!healthLabelAccepted()) return Optional.of(validation);
         String health = labels.get(health().key());
         if (!health().pass().equals(health)) {
             String diag = notes.get(health().key());
-            return Optional.of(health == null ? "no health check has run since the repair (label " + health().key() + " missing)"
-                    : "health check " + health().key() + "=" + health + (diag == null ? "" : ": " + diag));
+            return Optional.of(validation + ", and " + (health == null ? "no health check has run since the repair (label " + health().key() + " missing)"
+                    : "health check " + health().key() + "=" + health + (diag == null ? "" : ": " + diag)));
         }
         return Optional.empty();
     }
 
-    /**
-     * Still with repair: under the handshake the repairer has not answered; under medik8s the
-     * remediation CR has not succeeded (the CR, not the label, is medik8s's answer).
-     */
-    private Optional<String> stillWithRepair(String node, String state) {
-        Policy p = policy.get();
-        if (p == null || !"medik8s".equals(p.repairProtocol())) {
-            return "requested".equals(state) ? Optional.of("the repairer has not answered yet (label " + RepairNode.LABEL + "=requested)")
-                    : Optional.empty();
+    /** The health label counts where the policy names one (or there is no policy, as in the tools' defaults). */
+    private boolean healthLabelAccepted() {
+        return policy.get() == null || policy.get().healthLabelConfigured();
+    }
+
+    private static Optional<Instant> requestedAt(Map<String, String> notes) {
+        try {
+            return Optional.ofNullable(notes.get(RepairNode.REQUESTED_AT)).map(Instant::parse);
+        } catch (java.time.format.DateTimeParseException e) {
+            return Optional.empty();
         }
-        Policy.Remediation r = p.remediation();
-        GenericKubernetesResource cr = RepairNode.remediations(client, r).withName(node).get();
-        if (cr == null) return Optional.empty();
-        Object status = cr.getAdditionalProperties().get("status");
-        boolean succeeded = status instanceof Map<?, ?> s && s.get("conditions") instanceof List<?> cs && cs.stream()
-                .anyMatch(c -> c instanceof Map<?, ?> m && "Succeeded".equals(m.get("type")) && "True".equals(m.get("status")));
-        return succeeded ? Optional.empty() : Optional.of(r.kind() + " " + r.namespace() + "/" + node + " has not succeeded yet");
     }
 
     @Override

@@ -155,7 +155,9 @@ public final class RulesPlanner {
                 } else if (x.get().action().equals("reboot node")) {
                     out.add(new Proposal(ActionKind.REPAIR_NODE, node, "hand " + node + " to repair: XID " + x.get().code() + " ("
                             + x.get().meaning() + ") needs a reboot", cited, BY));
-                    out.add(new Proposal(ActionKind.RETURN_NODE, node, "return " + node + " once repaired and its health check passes",
+                    out.add(new Proposal(ActionKind.VALIDATE_NODE, node, "run DCGM diagnostics on " + node + " once it is back from repair",
+                            cited, BY));
+                    out.add(new Proposal(ActionKind.RETURN_NODE, node, "return " + node + " once repaired and its validation passes",
                             cited, BY));
                 }
             }

@@ -8,10 +8,20 @@ import java.util.List;
  * stages above the cluster pass it around without speaking the client's types: only the packages that
  * read or change the cluster (cluster, evidence, action, sandbox, scenario, the wiring) open it.
  */
-public record KubeApi(KubernetesClient client) {
+public record KubeApi(KubernetesClient client, ClusterReads reads) {
+
+    /** Every read a request to the API server (replay, tests). */
+    public KubeApi(KubernetesClient client) {
+        this(client, ClusterReads.direct(client));
+    }
+
+    /** Reads through the watched view (or straight, when it is off); writes through the client. */
+    public KubeApi(ClusterReads reads) {
+        this(reads.client(), reads);
+    }
 
     /** What the policy reads of this cluster: pools, opt-outs, workloads. */
     public ClusterFacts census(List<String> poolLabels, List<String> acceleratorResources) {
-        return new PoolCensus(client, poolLabels, acceleratorResources);
+        return new PoolCensus(reads, poolLabels, acceleratorResources);
     }
 }

@@ -2,7 +2,6 @@ package io.acceltriage.cluster;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,33 +21,38 @@ public final class Membership {
     /** Where a pod runs ({@code node} null while unscheduled) and its top-level workload (null when unowned). */
     public record PodPlace(String node, Workload top) {}
 
-    private final KubernetesClient client;
+    private final ClusterReads reads;
     private final Owners owners;
 
-    /** {@code client} may be null: every answer is then empty. */
-    public Membership(KubernetesClient client) {
-        this.client = client;
+    /** Every read a request to the API server. */
+    public Membership(io.fabric8.kubernetes.client.KubernetesClient client) {
+        this(ClusterReads.direct(client));
+    }
+
+    /** {@code reads} may be null: every answer is then empty. */
+    public Membership(ClusterReads reads) {
+        this.reads = reads;
         // Deployments and DaemonSets are tops in practice: naming them needs no read of their own.
-        this.owners = client == null ? null : new Owners(client, (kind, ns, name, read) ->
-                "Deployment".equals(kind) || "DaemonSet".equals(kind) ? null : read.get());
+        this.owners = reads == null ? null : new Owners(reads.client(), (kind, ns, name, read) ->
+                "Deployment".equals(kind) || "DaemonSet".equals(kind) ? null : reads.owner(kind, ns, name, read));
     }
 
     public Optional<PodPlace> pod(String namespace, String name) {
-        Pod pod = get(() -> client.pods().inNamespace(namespace).withName(name).get());
+        Pod pod = get(() -> reads.pod(namespace, name));
         if (pod == null) return Optional.empty();
         return Optional.of(new PodPlace(pod.getSpec() == null ? null : pod.getSpec().getNodeName(), top(pod)));
     }
 
     /** The top-level owner of a Job (a replicated job of a JobSet, say), empty when the Job is its own top. */
     public Optional<Workload> topOfJob(String namespace, String name) {
-        HasMetadata job = get(() -> client.batch().v1().jobs().inNamespace(namespace).withName(name).get());
+        HasMetadata job = get(() -> owners.fetch(namespace, "Job", name));
         return job == null ? Optional.empty() : Optional.ofNullable(top(job));
     }
 
     /** The gangs with a member on the node: a device fault there stalls all of them. */
     public List<Workload> gangsOn(String node) {
         List<Workload> out = new ArrayList<>();
-        List<Pod> pods = get(() -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems());
+        List<Pod> pods = get(() -> reads.podsOn(node));
         if (pods == null) return out;
         for (Pod p : pods) {
             if (p.getSpec() == null || !node.equals(p.getSpec().getNodeName())) continue;
@@ -64,7 +68,7 @@ public final class Membership {
     }
 
     private <T> T get(Supplier<T> read) {
-        if (client == null) return null;
+        if (reads == null) return null;
         try {
             return read.get();
         } catch (KubernetesClientException e) {

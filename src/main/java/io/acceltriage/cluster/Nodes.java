@@ -2,7 +2,6 @@ package io.acceltriage.cluster;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Map;
@@ -36,15 +35,15 @@ public final class Nodes {
         }
     }
 
-    private final KubernetesClient client;
+    private final ClusterReads reads;
 
-    public Nodes(KubernetesClient client) {
-        this.client = client;
+    public Nodes(ClusterReads reads) {
+        this.reads = reads;
     }
 
     public List<NodeInfo> list() {
         try {
-            return client.nodes().list().getItems().stream().map(Nodes::info).toList();
+            return reads.nodes().stream().map(Nodes::info).toList();
         } catch (KubernetesClientException e) {
             throw new ClusterUnreadable(e.getMessage(), e);
         }
@@ -52,7 +51,7 @@ public final class Nodes {
 
     public Optional<NodeInfo> get(String name) {
         try {
-            return Optional.ofNullable(client.nodes().withName(name).get()).map(Nodes::info);
+            return Optional.ofNullable(reads.node(name)).map(Nodes::info);
         } catch (KubernetesClientException e) {
             throw new ClusterUnreadable("HTTP " + e.getCode() + ": " + e.getMessage(), e);
         }

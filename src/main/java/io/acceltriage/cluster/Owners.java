@@ -59,6 +59,11 @@ public final class Owners {
         this(client, (kind, ns, name, read) -> read.get());
     }
 
+    /** Walks through {@code reads}: a watched view answers from what it holds. */
+    public Owners(ClusterReads reads) {
+        this(reads.client(), reads::owner);
+    }
+
     public Owners(KubernetesClient client, Fetcher fetcher) {
         this.client = client;
         this.fetcher = fetcher;

@@ -25,7 +25,7 @@ import java.util.Optional;
  */
 public final class PoolCensus implements ClusterFacts {
 
-    private final KubernetesClient client;
+    private final ClusterReads reads;
     private final List<String> poolLabels;
     private final List<String> acceleratorResources;
     private final Owners owners;
@@ -33,23 +33,29 @@ public final class PoolCensus implements ClusterFacts {
     private final Map<String, Optional<Object>> memo;
 
     public PoolCensus(KubernetesClient client, List<String> poolLabels, List<String> acceleratorResources) {
-        this(client, poolLabels, acceleratorResources, null);
+        this(ClusterReads.direct(client), poolLabels, acceleratorResources, null);
     }
 
-    private PoolCensus(KubernetesClient client, List<String> poolLabels, List<String> acceleratorResources,
+    /** Through a watched view: the census costs no request, and the view re-reads what this process wrote. */
+    public PoolCensus(ClusterReads reads, List<String> poolLabels, List<String> acceleratorResources) {
+        this(reads, poolLabels, acceleratorResources, null);
+    }
+
+    private PoolCensus(ClusterReads reads, List<String> poolLabels, List<String> acceleratorResources,
             Map<String, Optional<Object>> memo) {
-        this.client = client;
+        this.reads = reads;
         this.poolLabels = poolLabels;
         this.acceleratorResources = acceleratorResources;
         this.memo = memo;
-        this.owners = memo == null ? new Owners(client) : new Owners(client, (kind, ns, name, fetch) -> read(kind + ":" + ns + "/" + name, fetch));
+        this.owners = memo == null ? new Owners(reads) : new Owners(reads.client(), (kind, ns, name, fetch) ->
+                read(kind + ":" + ns + "/" + name, () -> reads.owner(kind, ns, name, fetch)));
     }
 
     /** Never kept past one assessment: a cap must see a node cordoned a moment ago. */
     @Override
     public ClusterFacts forOneDecision() {
         // concurrent: Owners probes workload kinds in parallel through it
-        return new PoolCensus(client, poolLabels, acceleratorResources, new java.util.concurrent.ConcurrentHashMap<>());
+        return new PoolCensus(reads, poolLabels, acceleratorResources, new java.util.concurrent.ConcurrentHashMap<>());
     }
 
     @SuppressWarnings("unchecked")
@@ -74,20 +80,20 @@ public final class PoolCensus implements ClusterFacts {
 
     /** In one decision the node list is read anyway (pool shares), so a node comes from it. */
     private Node node(String name) {
-        if (memo == null) return guarded(() -> client.nodes().withName(name).get());
+        if (memo == null) return guarded(() -> reads.node(name));
         return nodes().stream().filter(n -> name.equals(n.getMetadata().getName())).findFirst().orElse(null);
     }
 
     private List<Node> nodes() {
-        return read("nodes", () -> client.nodes().list().getItems());
+        return read("nodes", reads::nodes);
     }
 
     private Pod pod(String ns, String name) {
-        return read("pod:" + ns + "/" + name, () -> client.pods().inNamespace(ns).withName(name).get());
+        return read("pod:" + ns + "/" + name, () -> reads.pod(ns, name));
     }
 
     private List<Pod> podsOn(String node) {
-        return read("pods-on:" + node, () -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems());
+        return read("pods-on:" + node, () -> reads.podsOn(node));
     }
 
     @Override
@@ -186,14 +192,13 @@ public final class PoolCensus implements ClusterFacts {
         }
         Map<String, String> matching = selector;
         List<Pod> pods = matching == null ? List.of()
-                : guarded(() -> client.pods().inNamespace(top.namespace()).withLabels(matching).list().getItems());
+                : guarded(() -> reads.podsLabelled(top.namespace(), matching));
         for (Pod p : pods) {
             if (podReady(p) && p.getMetadata().getDeletionTimestamp() == null) ready++;
         }
         int needed = replicas;
         if (selector != null) {
-            for (PodDisruptionBudget pdb : guarded(() -> client.policy().v1().podDisruptionBudget().inNamespace(top.namespace())
-                    .list().getItems())) {
+            for (PodDisruptionBudget pdb : guarded(() -> reads.budgets(top.namespace()))) {
                 var sel = pdb.getSpec().getSelector();
                 if (sel == null || sel.getMatchLabels() == null || !selector.entrySet().containsAll(sel.getMatchLabels().entrySet())) continue;
                 IntOrString min = pdb.getSpec().getMinAvailable();

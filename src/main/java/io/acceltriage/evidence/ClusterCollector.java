@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.acceltriage.cluster.ClusterReads;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -54,6 +55,8 @@ final class ClusterCollector {
             .withGroup("resource.k8s.io").withVersion("v1beta1").withPlural("resourceslices").withKind("ResourceSlice")
             .withNamespaced(false).build();
 
+    private final ClusterReads reads;
+    /** What the view does not hold (DRA slices) is read through the client. */
     private final KubernetesClient client;
     private final NodeAgents knowledge;
     private final Executor executor;
@@ -67,8 +70,9 @@ final class ClusterCollector {
         void logTargets(List<LogTarget> targets);
     }
 
-    ClusterCollector(KubernetesClient client, NodeAgents knowledge, Executor executor) {
-        this.client = client;
+    ClusterCollector(ClusterReads reads, NodeAgents knowledge, Executor executor) {
+        this.reads = reads;
+        this.client = reads.client();
         this.knowledge = knowledge;
         this.executor = executor;
     }
@@ -87,9 +91,8 @@ final class ClusterCollector {
      * pods together; and the gatherer is told early what it can read beside (metrics, logs).
      */
     ClusterView collect(Subject subject, Early early) {
-        CompletableFuture<List<Event>> events = async(() -> client.v1().events().inAnyNamespace().list().getItems());
-        CompletableFuture<List<Pod>> pending = async(() ->
-                client.pods().inAnyNamespace().withField("status.phase", "Pending").list().getItems());
+        CompletableFuture<List<Event>> events = async(reads::events);
+        CompletableFuture<List<Pod>> pending = async(reads::pending);
         List<Observation> obs = new ArrayList<>();
         List<Gap> gaps = new ArrayList<>();
         Owners owners = new Owners();
@@ -99,7 +102,7 @@ final class ClusterCollector {
         switch (subject.kind()) {
             case NODE -> nodeName = subject.name();
             case POD -> {
-                Pod pod = client.pods().inNamespace(subject.namespace()).withName(subject.name()).get();
+                Pod pod = reads.pod(subject.namespace(), subject.name());
                 if (pod == null) {
                     gaps.add(Gap.absent(Source.CLUSTER, "pod " + subject.namespace() + "/" + subject.name() + " no longer exists"));
                 } else {
@@ -137,17 +140,17 @@ final class ClusterCollector {
         }
         if (nodeName != null) early.nodeKnown(nodeName);
         final String theNode = nodeName;
-        CompletableFuture<Node> nodeRead = async(() -> theNode == null ? null : client.nodes().withName(theNode).get());
+        CompletableFuture<Node> nodeRead = async(() -> theNode == null ? null : reads.node(theNode));
         CompletableFuture<List<GenericKubernetesResource>> slices = async(() -> theNode == null ? List.of() : resourceSlices());
         CompletableFuture<List<Pod>> podsOnNode = async(() -> theNode == null ? List.<Pod>of()
-                : client.pods().inAnyNamespace().withField("spec.nodeName", theNode).list().getItems());
+                : reads.podsOn(theNode));
 
         // A workload's other nodes: a fault on one member's node stalls the whole gang or takes a replica
         // down, so each node the workload runs on is read as the subject's own node is.
         Map<String, CompletableFuture<Node>> memberNodeReads = new LinkedHashMap<>();
         if (subject.kind() == Subject.Kind.WORKLOAD) {
             for (String n : metricNodes) {
-                if (!n.equals(theNode)) memberNodeReads.put(n, async(() -> client.nodes().withName(n).get()));
+                if (!n.equals(theNode)) memberNodeReads.put(n, async(() -> reads.node(n)));
             }
         }
         Node node = join(nodeRead);
@@ -255,7 +258,7 @@ final class ClusterCollector {
     private List<Pod> podsOfWorkload(Subject subject, Owners owners) {
         String name = subject.name().substring(subject.name().indexOf('/') + 1);
         List<Pod> out = new ArrayList<>();
-        for (Pod p : client.pods().inNamespace(subject.namespace()).list().getItems()) {
+        for (Pod p : reads.podsIn(subject.namespace())) {
             OwnerReference c = controllerOf(p);
             if (c == null) continue;
             Owner top = owners.top(subject.namespace(), c);
@@ -345,7 +348,7 @@ final class ClusterCollector {
             if (topology == null || poolLabel == null || !seen.add(poolLabel + "=" + labels.get(poolLabel)) || seen.size() > 4) continue;
             String pool = labels.get(poolLabel);
             String resource = defaultResource(labels);
-            List<Node> hosts = client.nodes().withLabel(poolLabel, pool).list().getItems();
+            List<Node> hosts = reads.nodes().stream().filter(h -> pool.equals(labels(h).get(poolLabel))).toList();
             int whole = 0;
             List<Node> short_ = new ArrayList<>();
             for (Node h : hosts) {
@@ -374,7 +377,7 @@ final class ClusterCollector {
                 && acceleratorsRequested(p) > 0).toList();
         if (pendingAccel.isEmpty()) return;
         Map<String, Integer> largest = new HashMap<>();
-        for (Node n : client.nodes().list().getItems()) {
+        for (Node n : reads.nodes()) {
             for (String r : knowledge.acceleratorResources()) {
                 largest.merge(r, amount(orEmpty(n.getStatus().getAllocatable()).get(r)), Math::max);
             }
@@ -579,7 +582,7 @@ final class ClusterCollector {
     }
 
     private CompletableFuture<List<Pod>> podsIn(String namespace, Map<String, CompletableFuture<List<Pod>>> namespacePods) {
-        return namespacePods.computeIfAbsent(namespace, ns -> async(() -> client.pods().inNamespace(ns).list().getItems()));
+        return namespacePods.computeIfAbsent(namespace, ns -> async(() -> reads.podsIn(ns)));
     }
 
     private List<Workload> workloadsOf(List<PodPlacement> placements, Owners owners,
@@ -627,7 +630,7 @@ final class ClusterCollector {
     private final class Owners {
         /** DaemonSets own only node agents: their pods' top needs no read of the DaemonSet itself. */
         private final io.acceltriage.cluster.Owners walker = new io.acceltriage.cluster.Owners(client,
-                (kind, ns, name, read) -> "DaemonSet".equals(kind) ? null : read.get());
+                (kind, ns, name, read) -> "DaemonSet".equals(kind) ? null : reads.owner(kind, ns, name, read));
         private final Map<String, Optional<Owner>> cache = new ConcurrentHashMap<>();
         private final Map<String, Owner> byRef = new ConcurrentHashMap<>();
 

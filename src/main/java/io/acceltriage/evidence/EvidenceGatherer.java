@@ -25,16 +25,22 @@ public final class EvidenceGatherer {
 
     public EvidenceGatherer(KubernetesClient client, MetricsSource metricsSource, Toolsets toolsets,
             SignatureCatalogue signatures, NodeAgents nodeAgents, ExecutorService executor) {
-        this.cluster = new ClusterCollector(client, nodeAgents, executor);
+        this(io.acceltriage.cluster.ClusterReads.direct(client), metricsSource, toolsets, signatures, nodeAgents, executor);
+    }
+
+    /** Objects read through {@code reads} (a watched view, or the API server); logs always from the API server. */
+    public EvidenceGatherer(io.acceltriage.cluster.ClusterReads reads, MetricsSource metricsSource, Toolsets toolsets,
+            SignatureCatalogue signatures, NodeAgents nodeAgents, ExecutorService executor) {
+        this.cluster = new ClusterCollector(reads, nodeAgents, executor);
         this.metrics = new MetricsCollector(metricsSource, toolsets);
-        this.logs = new LogCollector(client, signatures);
+        this.logs = new LogCollector(reads.client(), signatures);
         this.executor = executor;
     }
 
     /** A gatherer reading the cluster behind {@code api}. */
     public static EvidenceGatherer over(io.acceltriage.cluster.KubeApi api, MetricsSource metricsSource, Toolsets toolsets,
             SignatureCatalogue signatures, NodeAgents nodeAgents, ExecutorService executor) {
-        return new EvidenceGatherer(api.client(), metricsSource, toolsets, signatures, nodeAgents, executor);
+        return new EvidenceGatherer(api.reads(), metricsSource, toolsets, signatures, nodeAgents, executor);
     }
 
     /** Gathers evidence about a subject; {@code at} is the time the alerts speak of, to tell old news from new. */

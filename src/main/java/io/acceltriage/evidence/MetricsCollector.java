@@ -40,12 +40,14 @@ final class MetricsCollector {
             boolean interesting = faultMetric && !idleRule ? (s.value() != 0 || (previous != null && previous != s.value())) : held;
             if (!interesting) continue;
             String device = s.device();
+            // A serving or training series is the workload's own account of itself, whoever scraped it.
+            Trust trust = toolsets.servedByTenant(s.name()) ? Trust.TENANT : null;
             out.add(new Observation(Source.METRICS, node + (device == null ? "" : " device " + device) + " " + s.name() + " = "
                     + format(s.value()) + (previous == null ? "" : " (10 min ago " + format(previous) + ")")
                     + (held ? " [" + s.label("namespace") + "/" + s.label("pod") + "]" : ""),
                     new Facts.MetricReading(node, device, s.label("UUID"), blankToNull(s.label("namespace")),
                             blankToNull(s.label("pod")), s.name(), s.value(), previous, blankToNull(s.label("xid"))),
-                    null, blankToNull(s.label("instance"))));
+                    trust, blankToNull(s.label("instance"))));
         }
         return new Result(out, samples.now().size());
     }

@@ -2,8 +2,17 @@ package io.acceltriage.evidence;
 
 import java.util.List;
 
-/** One file of {@code tools/}: named, described PromQL templates with typed parameters and fault rules. */
-public record Toolset(String apiVersion, String kind, String name, String description, List<Tool> tools) {
+/**
+ * One file of {@code tools/}: named, described PromQL templates with typed parameters and fault rules.
+ * {@code trust}: {@code tenant} when the workload itself serves the series (an inference server's or a
+ * trainer's own metrics), so its readings may raise suspicion but never fence; absent or {@code
+ * platform} for device exporters.
+ */
+public record Toolset(String apiVersion, String kind, String name, String description, List<Tool> tools, String trust) {
+
+    public boolean tenant() {
+        return "tenant".equals(trust);
+    }
 
     public record Tool(String name, String description, String metric, String query, List<Parameter> parameters,
             Fault fault) {}

@@ -21,13 +21,14 @@ import java.util.regex.Pattern;
  */
 public final class Toolsets {
 
-    static final List<String> BUNDLED = List.of("dcgm.yaml", "tpu.yaml", "amd.yaml");
+    static final List<String> BUNDLED = List.of("dcgm.yaml", "tpu.yaml", "amd.yaml", "serving.yaml", "training.yaml");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}");
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
     private static final Set<String> FAMILIES = Set.of("device", "infrastructure", "application");
 
     private final List<Toolset> toolsets;
     private final Map<String, Toolset.Tool> byMetric;
+    private final Set<String> tenantMetrics = new HashSet<>();
 
     Toolsets(List<Toolset> toolsets) {
         this.toolsets = List.copyOf(toolsets);
@@ -39,6 +40,7 @@ public final class Toolsets {
                     throw new DataFiles.InvalidDataFile("tools/" + ts.name() + ": tool '" + t.name() + "' is defined twice");
                 }
                 m.putIfAbsent(t.metric(), t);
+                if (ts.tenant()) tenantMetrics.add(t.metric());
             }
         }
         this.byMetric = m;
@@ -75,6 +77,8 @@ public final class Toolsets {
         require(file, "Toolset".equals(ts.kind()), "kind must be Toolset, got '" + ts.kind() + "'");
         require(file, ts.name() != null && NAME.matcher(ts.name()).matches(), "name must match [a-z][a-z0-9_]*");
         require(file, ts.tools() != null && !ts.tools().isEmpty(), "a toolset needs at least one tool");
+        require(file, ts.trust() == null || "tenant".equals(ts.trust()) || "platform".equals(ts.trust()),
+                "trust must be platform (a device exporter's series) or tenant (the workload's own), got '" + ts.trust() + "'");
         for (Toolset.Tool t : ts.tools()) {
             String at = "tool '" + t.name() + "'";
             require(file, t.name() != null && NAME.matcher(t.name()).matches(), "tool name '" + t.name() + "' must match [a-z][a-z0-9_]*");
@@ -126,6 +130,11 @@ public final class Toolsets {
     public boolean isSummand(String metric) {
         return toolsets.stream().flatMap(ts -> ts.tools().stream())
                 .anyMatch(t -> t.fault() != null && metric.equals(t.fault().sumWith()));
+    }
+
+    /** True when a tenant toolset reads this metric: the workload serves it, whoever scrapes it. */
+    public boolean servedByTenant(String metric) {
+        return tenantMetrics.contains(metric);
     }
 
     public Optional<Toolset.Tool> forMetric(String metric) {

@@ -6,6 +6,8 @@ import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditLog;
 import io.acceltriage.store.Database;
 import io.acceltriage.store.StoreException;
+import io.acceltriage.store.WorkLock;
+import java.util.Set;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,7 +42,8 @@ public class AlertFiler {
      * Files a chunk; when the store refuses it for what is in it (a value that does not fit, a
      * constraint), files its alerts one by one and sets aside, audited, any the store refuses alone:
      * one alert that can never be filed must not stop every alert behind it. An outage is not that:
-     * it propagates, and the chunk stays in the inbox for the next pass. Null ids: set aside.
+     * it propagates, and the chunk stays in the inbox for the next pass. Null ids: set aside, or filed
+     * by another replica meanwhile.
      */
     public List<String> file(List<StoredAlert> chunk) {
         try {
@@ -82,13 +85,24 @@ public class AlertFiler {
      * Files alerts under the open incident each correlates with (same node, pod, workload or gang; a
      * storm's fleet incident), opening one when there is none. The cluster is read before the
      * transaction; one transaction files the whole chunk, so a storm costs a commit per chunk, not per alert.
+     *
+     * <p>Replicas on one database take turns ({@link WorkLock#FILING}, held until the commit): each
+     * sees the incidents the last one opened, so a subject gets one incident however the alerts are
+     * spread, and an alert another replica filed meanwhile is skipped, so each is filed once. A firing
+     * alert asks for one triage of its incident, in the same transaction ({@link IncidentStore#wantTriage}).
      */
     private List<String> fileTogether(List<StoredAlert> chunk) {
         List<About> abouts = chunk.stream().map(a -> correlation.about(a.alert(), a.receivedAt())).toList();
         return database.transaction(tx -> {
+            WorkLock.hold(tx, WorkLock.FILING);
+            Set<Long> waiting = inbox.stillWaiting(tx, chunk.stream().map(StoredAlert::id).toList());
             List<String> ids = new ArrayList<>(chunk.size());
             for (int i = 0; i < chunk.size(); i++) {
                 StoredAlert stored = chunk.get(i);
+                if (!waiting.contains(stored.id())) {
+                    ids.add(null);
+                    continue;
+                }
                 About about = abouts.get(i);
                 Correlator.Filing filing = correlation.file(tx, stored.alert(), about);
                 if (filing.opened()) {
@@ -100,6 +114,7 @@ public class AlertFiler {
                 }
                 inbox.file(tx, stored.id(), filing.incidentId());
                 incidents.countAlert(tx, filing.incidentId());
+                if (stored.alert().status() == AlertStatus.FIRING) incidents.wantTriage(tx, filing.incidentId());
                 audit.append(tx, filing.incidentId(), AuditKind.ALERT_FILED, Actors.AGENT, Map.of("alertname", stored.alert().name(),
                         "fingerprint", stored.alert().fingerprint(), "status", stored.alert().status().wireName(),
                         "about", about.subject().key()));

@@ -113,7 +113,7 @@ public class AlertInbox {
         tx.run(c -> {
             if (alerts.isEmpty()) return;
             try (PreparedStatement ps = c.prepareStatement("insert into alerts (dedup_key, group_key, fingerprint, status, alertname,"
-                    + " labels, annotations, starts_at, ends_at, generator_url, received_at) values (?,?,?,?,?,?,?,?,?,?,?)")) {
+                    + " labels, annotations, starts_at, ends_at, generator_url, received_at, subject_hash) values (?,?,?,?,?,?,?,?,?,?,?,?)")) {
                 for (Map.Entry<String, Alert> e : alerts.entrySet()) {
                     Alert a = e.getValue();
                     ps.setString(1, e.getKey());
@@ -127,6 +127,8 @@ public class AlertInbox {
                     ps.setTimestamp(9, a.endsAt() == null ? null : Timestamp.from(a.endsAt()));
                     ps.setString(10, a.generatorUrl());
                     ps.setTimestamp(11, Timestamp.from(now));
+                    // What the storm window counts (StoredStorms): the subject by labels alone, hashed to fit.
+                    ps.setString(12, Fingerprints.sha256(Correlator.subjectOf(a).key()));
                     ps.addBatch();
                 }
                 ps.executeBatch();
@@ -175,6 +177,29 @@ public class AlertInbox {
                 ps.setString(1, incidentId);
                 return map(ps);
             }
+        });
+    }
+
+    /**
+     * The ids among these that no filer has filed yet, read inside the caller's transaction after it
+     * took {@link io.acceltriage.store.WorkLock#FILING}: another replica may have filed the same rows
+     * since this one read them from the inbox.
+     */
+    public Set<Long> stillWaiting(Tx tx, Collection<Long> ids) {
+        return tx.sql(c -> {
+            Set<Long> out = new HashSet<>();
+            List<Long> all = List.copyOf(ids);
+            for (int from = 0; from < all.size(); from += LOOKUP_CHUNK) {
+                List<Long> chunk = all.subList(from, Math.min(all.size(), from + LOOKUP_CHUNK));
+                String marks = String.join(",", java.util.Collections.nCopies(chunk.size(), "?"));
+                try (PreparedStatement ps = c.prepareStatement("select id from alerts where processed_at is null and id in (" + marks + ")")) {
+                    for (int i = 0; i < chunk.size(); i++) ps.setLong(i + 1, chunk.get(i));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) out.add(rs.getLong(1));
+                    }
+                }
+            }
+            return out;
         });
     }
 

@@ -21,10 +21,10 @@ public class Correlation {
     private final Correlator correlator;
     private final IncidentStore incidents;
 
-    Correlation(Membership cluster, IncidentStore incidents,
+    Correlation(Membership cluster, IncidentStore incidents, io.acceltriage.store.Database database,
             @ConfigProperty(name = "acceltriage.correlation.storm-threshold", defaultValue = "10") int stormThreshold,
             @ConfigProperty(name = "acceltriage.correlation.storm-window", defaultValue = "60s") Duration stormWindow) {
-        this.correlator = new Correlator(new SubjectResolver(cluster), new StormWindow(stormThreshold, stormWindow));
+        this.correlator = new Correlator(new SubjectResolver(cluster), new StoredStorms(database, stormThreshold, stormWindow));
         this.incidents = incidents;
     }
 

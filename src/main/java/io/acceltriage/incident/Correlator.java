@@ -47,13 +47,25 @@ public final class Correlator {
         void resubject(String incidentId, Subject node);
     }
 
+    /**
+     * Which alertnames storm: in memory for a replay ({@link StormWindow}); live, the inbox in the
+     * store ({@link StoredStorms}), so every replica judges a storm alike.
+     */
+    public interface Storms {
+        /** Records that {@code alertname} fired about {@code subjectKey} at {@code at} (the store needs no telling). */
+        void record(String alertname, String subjectKey, Instant at);
+
+        /** Whether more distinct subjects than the threshold fired {@code alertname} within the window around {@code at}. */
+        boolean storming(String alertname, Instant at);
+    }
+
     /** Where an alert went: the incident, whether filing it opened that incident, and what the alert is about. */
     public record Filing(String incidentId, boolean opened, About about, boolean fleet) {}
 
     private final SubjectResolver resolver;
-    private final StormWindow storms;
+    private final Storms storms;
 
-    public Correlator(SubjectResolver resolver, StormWindow storms) {
+    public Correlator(SubjectResolver resolver, Storms storms) {
         this.resolver = resolver;
         this.storms = storms;
     }
@@ -100,6 +112,13 @@ public final class Correlator {
     private static Filing fileUnder(About about, Index index, boolean fleet) {
         Optional<String> open = index.find(about.keys());
         if (open.isPresent() && !fleet && secondNode(about, index.subjectOf(open.get()))) {
+            // The gang key found another node's incident first; this node's own open incident, if any, is where it belongs.
+            open = index.find(List.of(about.subject().key()));
+        }
+        if (open.isEmpty()) {
+            return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, fleet);
+        }
+        if (!fleet && secondNode(about, index.subjectOf(open.get()))) {
             // Another node of the same gang or workload: its own fault, to be assessed, fenced and found by
             // node on its own, not swallowed by the first node's incident through the workload key.
             return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, false);

@@ -149,6 +149,115 @@ public class IncidentStore {
         });
     }
 
+    /** A firing alert was filed under the incident: it wants one more triage (see {@link #claimTriage}). */
+    public void wantTriage(Tx tx, String id) {
+        tx.run(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update incidents set triage_wanted = triage_wanted + 1 where id = ?")) {
+                ps.setString(1, id);
+                ps.executeUpdate();
+            }
+        });
+    }
+
+    /** Open incidents with a triage wanted that no replica holds (or whose holder's lease ran out), oldest first. */
+    public List<String> dueForTriage(Instant now, int limit) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select id from incidents where triage_wanted > triage_done"
+                    + " and state <> 'RESOLVED' and (triage_until is null or triage_until < ?) order by opened_at, id limit " + limit)) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                List<String> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) out.add(rs.getString(1));
+                }
+                return out;
+            }
+        });
+    }
+
+    /** A triage this replica holds: the incident, and how many alerts it answers for (see {@link #finishTriage}). */
+    public record TriageClaim(String incidentId, long wanted) {}
+
+    /**
+     * Takes the triage of an incident until {@code until}, unless another replica holds it: one
+     * conditional update, so of two replicas claiming at once exactly one gets it. Empty when
+     * another holds it or nothing is wanted any more.
+     */
+    public Optional<TriageClaim> claimTriage(String id, String owner, Instant now, Instant until) {
+        return database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update incidents set triage_owner = ?, triage_until = ? where id = ?"
+                    + " and triage_wanted > triage_done and (triage_until is null or triage_until < ?)")) {
+                ps.setString(1, owner);
+                ps.setTimestamp(2, Timestamp.from(until));
+                ps.setString(3, id);
+                ps.setTimestamp(4, Timestamp.from(now));
+                if (ps.executeUpdate() != 1) return Optional.empty();
+            }
+            try (PreparedStatement ps = c.prepareStatement("select triage_wanted from incidents where id = ?")) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return Optional.of(new TriageClaim(id, rs.getLong(1)));
+                }
+            }
+        });
+    }
+
+    /** Frees the leases held under this replica's name: a restart of it holds none (see IncidentProcessor.recover). */
+    public void releaseTriages(String owner) {
+        database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update incidents set triage_owner = null, triage_until = null where triage_owner = ?")) {
+                ps.setString(1, owner);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** Extends the leases this replica still holds (a drain or a model call can outlast one lease). */
+    public void renewTriage(Collection<String> ids, String owner, Instant until) {
+        if (ids.isEmpty()) return;
+        database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update incidents set triage_until = ? where id = ? and triage_owner = ?")) {
+                for (String id : ids) {
+                    ps.setTimestamp(1, Timestamp.from(until));
+                    ps.setString(2, id);
+                    ps.setString(3, owner);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    /**
+     * The triage of a claim is done: the alerts it answered for need no other, and the lease is free.
+     * Alerts filed during the triage still want one, so the incident is due again.
+     */
+    public void finishTriage(TriageClaim claim, String owner) {
+        release(claim, owner, claim.wanted(), null);
+    }
+
+    /** The triage failed: still wanted, by nobody before {@code notBefore}. */
+    public void deferTriage(TriageClaim claim, String owner, Instant notBefore) {
+        release(claim, owner, -1, notBefore);
+    }
+
+    private void release(TriageClaim claim, String owner, long done, Instant notBefore) {
+        database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update incidents set triage_done = case when ? > triage_done then ? else triage_done end,"
+                    + " triage_owner = null, triage_until = ? where id = ? and triage_owner = ?")) {
+                ps.setLong(1, done);
+                ps.setLong(2, done);
+                ps.setTimestamp(3, notBefore == null ? null : Timestamp.from(notBefore));
+                ps.setString(4, claim.incidentId());
+                ps.setString(5, owner);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
     /** Records the outcome of a triage: the headline columns and the assessment document. */
     public void recordAssessment(Tx tx, String id, IncidentState state, String family, double confidence,
             String summary, String assessmentJson, String node) {

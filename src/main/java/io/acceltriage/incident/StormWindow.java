@@ -15,10 +15,9 @@ import java.util.Set;
  * belong to one fleet incident rather than one incident per node. A bad driver or device-plugin
  * rollout looks exactly like this: the same alert, on many nodes, within a minute.
  *
- * <p>Memory only: after a restart the window fills again within one window's length, and until then
- * alerts fall back to per-subject incidents, which is the safe side (they are triaged one by one).
+ * <p>Memory only, for replays; the live service reads the same window from the store ({@link StoredStorms}).
  */
-public final class StormWindow {
+public final class StormWindow implements Correlator.Storms {
 
     public static final int DEFAULT_THRESHOLD = 10;
     public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(60);
@@ -44,7 +43,7 @@ public final class StormWindow {
         return new StormWindow(DEFAULT_THRESHOLD, DEFAULT_WINDOW);
     }
 
-    /** Records that {@code alertname} fired about {@code subjectKey} at {@code at}. */
+    @Override
     public synchronized void record(String alertname, String subjectKey, Instant at) {
         byAlertname.computeIfAbsent(alertname, k -> new ArrayDeque<>()).addLast(new Sighting(at, subjectKey));
     }
@@ -53,6 +52,7 @@ public final class StormWindow {
      * Whether {@code alertname} is storming at {@code at}: more than the threshold of distinct subjects
      * fired it within the window around that time.
      */
+    @Override
     public synchronized boolean storming(String alertname, Instant at) {
         Deque<Sighting> seen = byAlertname.get(alertname);
         if (seen == null) return false;

@@ -2,8 +2,7 @@ package io.acceltriage.mcp;
 
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.Executor;
-import io.acceltriage.agent.Assessment;
-import io.acceltriage.agent.Judgement;
+import io.acceltriage.agent.Investigation;
 import io.acceltriage.agent.StoredAssessment;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditQuery;
@@ -111,19 +110,7 @@ public class FleetTools {
     public String investigate(
             @ToolArg(description = "node, pod or workload") String kind,
             @ToolArg(description = "node: NAME; pod: NAMESPACE/NAME; workload: NAMESPACE/KIND/NAME (e.g. ml/jobset/llama-pt)") String name) {
-        Assessment a = responder.assess(subject(kind, name), List.of());
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("subject", a.subject().key());
-        out.put("family", a.diagnosis().family().wireName());
-        out.put("confidence", a.diagnosis().confidence());
-        out.put("cause", a.diagnosis().cause());
-        out.put("evidence", a.diagnosis().evidenceIds().stream().map(id -> a.evidence().byId(id)
-                .map(e -> id + " [" + e.source().name().toLowerCase(Locale.ROOT) + "] " + e.summary()).orElse(id)).toList());
-        out.put("gaps", a.evidence().gaps().stream().map(g -> g.source().name().toLowerCase(Locale.ROOT) + ": " + g.reason()).toList());
-        out.put("policyWouldDo", a.judgements().stream().map(FleetTools::verdict).toList());
-        out.put("needsAPerson", a.escalationReasons());
-        out.put("summary", a.summary());
-        return Json.write(out);
+        return Json.write(Investigation.of(responder.assess(subject(kind, name), List.of())));
     }
 
     private static Subject subject(String kind, String name) {
@@ -166,11 +153,6 @@ public class FleetTools {
     private static String action(ActionRecord r) {
         return r.id() + " " + r.kind().wireName() + ":" + r.target() + " " + r.status().name().toLowerCase(Locale.ROOT)
                 + (r.dryRun() ? " (dry run)" : "") + (r.detail() == null ? "" : ": " + r.detail());
-    }
-
-    private static String verdict(Judgement j) {
-        return j.proposal().name() + " -> " + j.verdict().decision().wireName() + " by " + j.verdict().rule()
-                + (j.verdict().reasons().isEmpty() ? "" : ": " + String.join("; ", j.verdict().reasons()));
     }
 
     private static IncidentState state(String s) {

@@ -15,7 +15,9 @@ public enum ActionKind {
     /** Target NODE/GPU (the GPU's index on the node, as nvidia-smi and dcgm-exporter's gpu label number it). */
     RESET_GPU("reset-gpu", TargetKind.NODE),
     REPAIR_NODE("repair-node", TargetKind.NODE),
-    RETURN_NODE("return-node", TargetKind.NODE);
+    RETURN_NODE("return-node", TargetKind.NODE),
+    /** DCGM diagnostics as a Job on a fenced node; a pass is what return-node takes it back on. */
+    VALIDATE_NODE("validate-node", TargetKind.NODE);
 
     private final String wireName;
     private final TargetKind target;

@@ -52,10 +52,47 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
      * resets; {@code resetTimeout}: how long the node agent may take to answer the reset request;
      * {@code protocol}: how a node goes to repair ({@code handshake} or {@code medik8s});
      * {@code remediation}: the medik8s remediation CR to create; {@code healthLabel}: what must be
-     * on a node before {@code return-node} takes it back.
+     * on a node before {@code return-node} takes it back (an alternative to {@code validation});
+     * {@code validation}: how {@code validate-node} runs DCGM diagnostics.
      */
     public record Repair(List<String> operands, String resetTimeout, String protocol, Remediation remediation,
-            HealthLabel healthLabel) {}
+            HealthLabel healthLabel, Validation validation) {}
+
+    /**
+     * DCGM diagnostics as a Job: {@code level} ({@code dcgmi diag -r}, 1–4) unless {@code pools} names
+     * the node's pool; {@code template} the Job's YAML (an operator's file, else the bundled copy);
+     * {@code namespace} where the Job runs; {@code timeout} how long it may take.
+     */
+    public record Validation(Integer level, Map<String, Integer> pools, String template, String namespace, String timeout) {}
+
+    public static final String DEFAULT_VALIDATION_TEMPLATE = "policies/validate-node-job.yaml";
+
+    /** The diagnostic level for a node of {@code pool} (null when unknown): 2 (medium, about 2 minutes) unless set. */
+    public int validationLevel(String pool) {
+        Validation v = repair == null ? null : repair.validation();
+        if (v != null && v.pools() != null && pool != null && v.pools().containsKey(pool)) return v.pools().get(pool);
+        return v == null || v.level() == null ? 2 : v.level();
+    }
+
+    public String validationTemplate() {
+        Validation v = repair == null ? null : repair.validation();
+        return v == null || v.template() == null ? DEFAULT_VALIDATION_TEMPLATE : v.template();
+    }
+
+    public String validationNamespace() {
+        Validation v = repair == null ? null : repair.validation();
+        return v == null || v.namespace() == null ? "acceltriage" : v.namespace();
+    }
+
+    public Duration validationTimeout() {
+        Validation v = repair == null ? null : repair.validation();
+        return v == null || v.timeout() == null ? Duration.ofMinutes(30) : Durations.parse(v.timeout());
+    }
+
+    /** True when the policy names a health label: then return-node also takes a node back on it, without a validate-node. */
+    public boolean healthLabelConfigured() {
+        return repair != null && repair.healthLabel() != null;
+    }
 
     /** A medik8s-style remediation CR named after the node, e.g. SelfNodeRemediation. */
     public record Remediation(String apiVersion, String kind, String namespace) {}
@@ -208,6 +245,15 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
 
     public List<String> approversOrEmpty() {
         return approvers == null ? List.of() : approvers;
+    }
+
+    /** This policy with one more approver (the sandbox's generated admin); the file is not changed. */
+    public Policy withApprover(String name) {
+        if (approversOrEmpty().contains(name)) return this;
+        List<String> more = new java.util.ArrayList<>(approversOrEmpty());
+        more.add(name);
+        return new Policy(apiVersion, kind, metadata, dryRun, optOutLabel, scope, actions, budgets, limits, breaker,
+                maintenanceWindows, changeFreezes, approvals, List.copyOf(more), repair, repeatOffenders, silences, objectives);
     }
 
     public Taint cordonTaint() {

@@ -416,6 +416,7 @@ public final class PolicyEngine {
                 return ctx.family() != Family.DEVICE ? "a GPU reset needs a device diagnosis" : null;
             case REPAIR_NODE:
             case RETURN_NODE:
+            case VALIDATE_NODE:
                 return ctx.family() == Family.APPLICATION ? "an application fault never sends a node to repair" : null;
             default:
                 return null;

@@ -31,15 +31,25 @@ public final class PolicySource implements AutoCloseable {
     private final String file;
     private final AtomicReference<Policy> current;
     private final Listener listener;
+    private final java.util.function.UnaryOperator<Policy> adjust;
     private volatile FileTime seen;
     private ScheduledExecutorService poller;
 
     /** Loads the file now; an invalid file throws, so the service refuses to start. */
     public PolicySource(String file, Listener listener) {
+        this(file, listener, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * The same, with {@code adjust} applied to the file's policy at load and at every reload (the
+     * sandbox's generated admin as an approver of that run only).
+     */
+    public PolicySource(String file, Listener listener, java.util.function.UnaryOperator<Policy> adjust) {
         this.file = file;
         this.listener = listener;
+        this.adjust = adjust;
         this.seen = mtime();
-        this.current = new AtomicReference<>(Policy.load(file));
+        this.current = new AtomicReference<>(adjust.apply(Policy.load(file)));
     }
 
     public Policy current() {
@@ -69,7 +79,7 @@ public final class PolicySource implements AutoCloseable {
         if (now == null || now.equals(seen)) return false;
         seen = now;
         try {
-            Policy p = Policy.load(file);
+            Policy p = adjust.apply(Policy.load(file));
             current.set(p);
             LOG.infof("policy reloaded: %s (%s)", p.name(), file);
             listener.reloaded(file, p);

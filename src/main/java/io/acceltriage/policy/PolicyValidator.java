@@ -152,6 +152,22 @@ final class PolicyValidator {
             if (r.healthLabel() != null && (blank(r.healthLabel().key()) || blank(r.healthLabel().pass()))) {
                 fail("repair.healthLabel needs key and pass", "repair", "healthLabel");
             }
+            if (r.validation() != null) {
+                Policy.Validation v = r.validation();
+                duration(v.timeout(), "repair", "validation");
+                java.util.List<Integer> levels = new java.util.ArrayList<>();
+                if (v.level() != null) levels.add(v.level());
+                if (v.pools() != null) levels.addAll(v.pools().values());
+                for (Integer l : levels) {
+                    if (l == null || l < 1 || l > 4) {
+                        fail("repair.validation: level " + l + " is not a dcgmi diag level (1 quick, 2 medium, 3 long, 4 extended)",
+                                "repair", "validation");
+                    }
+                }
+                if (v.namespace() != null && !v.namespace().matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
+                    fail("repair.validation.namespace: '" + v.namespace() + "' is not a namespace name", "repair", "validation");
+                }
+            }
         }
         if (p.repeatOffenders() != null) {
             Policy.RepeatOffenders o = p.repeatOffenders();

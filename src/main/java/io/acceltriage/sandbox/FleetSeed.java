@@ -78,6 +78,38 @@ final class FleetSeed {
         server.dispatcher().budgets().refresh(null);
     }
 
+    /**
+     * A fleet at scale beside the seeded one, to measure what grows with the cluster (the watched view's
+     * memory): {@code nodes} more accelerator nodes in pool "scale", {@code pods} running pods spread
+     * over them in namespace "scale", fifty to a ReplicaSet, shaped like the seeded ones.
+     */
+    void scale(int nodes, int pods) {
+        if (nodes <= 0) return;
+        server.apply(new NamespaceBuilder().withNewMetadata().withName("scale").withUid(uid("ns/scale"))
+                .addToLabels("kubernetes.io/metadata.name", "scale").endMetadata()
+                .withNewStatus().withPhase("Active").endStatus().build());
+        FleetSpec.Pool like = spec.pools().stream().filter(FleetSpec.Pool::nvidia).findFirst().orElse(spec.pools().get(0));
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            String name = String.format("scale-gpu-%05d", i);
+            HasMetadata node = node(like, name, spec.cluster().zones().get(i % spec.cluster().zones().size()));
+            node.getMetadata().getLabels().put("acceltriage.io/pool", "scale");
+            node.getMetadata().getLabels().put("cloud.google.com/gke-nodepool", "scale");
+            server.apply(node);
+            names.add(name);
+        }
+        Container worker = new io.fabric8.kubernetes.api.model.ContainerBuilder().withName("worker")
+                .withImage("nvcr.io/nvidia/pytorch:24.05-py3").withCommand("torchrun", "train.py")
+                .withNewResources().addToRequests("cpu", new Quantity("4")).addToRequests("memory", new Quantity("16Gi"))
+                .endResources().build();
+        for (int i = 0; i < pods; i++) {
+            String rs = "batch-" + (i / 50) + "-" + suffix("scale-rs-" + (i / 50), 10);
+            server.apply(runningPod("scale", rs + "-" + suffix("scale-pod-" + i, 5), names.get(i % names.size()),
+                    Map.of("app", "batch-" + (i / 50), "pod-template-hash", suffix("scale-rs-" + (i / 50), 10)),
+                    ownerRef("apps/v1", "ReplicaSet", rs, uid("rs/scale/" + rs)), worker, null, List.of()));
+        }
+    }
+
     /** The name suffix a controller would generate, stable for the same seed text. */
     static String suffix(String seed, int length) {
         long h = UUID.nameUUIDFromBytes(seed.getBytes()).getLeastSignificantBits();

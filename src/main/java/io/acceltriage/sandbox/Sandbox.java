@@ -10,6 +10,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -25,30 +26,80 @@ public class Sandbox {
 
     private final LocalHttpPort port;
     private final Duration latency;
+    private final int scaleNodes;
+    private final int scalePods;
     private SimulatedCluster cluster;
     private KubernetesClient client;
+    private final java.util.List<KubernetesClient> extraClients = new java.util.ArrayList<>();
+    private volatile java.nio.file.Path kubeconfig;
 
     /**
      * @param latency added to every request the service makes of the simulated API server and its
      *     exporters, to see how triage behaves when its evidence sources are slow (benchmarks, demos)
      */
     @Inject
-    Sandbox(LocalHttpPort port, @ConfigProperty(name = "acceltriage.sandbox.latency", defaultValue = "0s") Duration latency) {
+    Sandbox(LocalHttpPort port, @ConfigProperty(name = "acceltriage.sandbox.latency", defaultValue = "0s") Duration latency,
+            @ConfigProperty(name = "acceltriage.sandbox.scale-nodes", defaultValue = "0") int scaleNodes,
+            @ConfigProperty(name = "acceltriage.sandbox.scale-pods", defaultValue = "0") int scalePods) {
         this.port = port;
         this.latency = latency;
+        this.scaleNodes = scaleNodes;
+        this.scalePods = scalePods;
     }
 
     @PostConstruct
     void start() {
         long began = System.nanoTime();
         cluster = SimulatedCluster.start();
+        if (scaleNodes > 0) {
+            cluster.seedAtScale(scaleNodes, scalePods);
+            LOG.infof("sandbox: %d more nodes and %d more pods seeded in pool and namespace \"scale\" (acceltriage.sandbox.scale-nodes, scale-pods)",
+                    scaleNodes, scalePods);
+        }
         client = latency.isZero() ? cluster.client() : slowed(cluster.client(), latency);
         LOG.infof("sandbox cluster started in %d ms: Kubernetes API at %s", (System.nanoTime() - began) / 1_000_000,
                 cluster.apiServer().url());
     }
 
+    /**
+     * Writes {@link SandboxKubeconfig} into the data folder once the service listens (its exporters are
+     * served on the service's port), and says where: other processes reach this sandbox through it.
+     */
+    void writeKubeconfig(java.nio.file.Path file) {
+        int listening = -1;
+        for (int i = 0; i < 600 && listening < 0; i++) {
+            try {
+                listening = port.port();
+            } catch (IllegalStateException notYet) {
+                pause(Duration.ofMillis(100));
+            }
+        }
+        if (listening < 0) {
+            LOG.warn("sandbox: the HTTP port was not known within 60 s; no kubeconfig written");
+            return;
+        }
+        try {
+            SandboxKubeconfig.write(file, cluster.apiServer().url(),
+                    "http://127.0.0.1:" + listening + "/sandbox/exporter/{node}/metrics");
+            kubeconfig = file;
+            LOG.infof("sandbox: kubeconfig of its simulated API server written to %s"
+                    + " (java -jar target/quarkus-app/quarkus-run.jar investigate --kubeconfig %s --node NAME; kubectl --kubeconfig %s get nodes)",
+                    file, file, file);
+        } catch (java.io.IOException e) {
+            LOG.warnf("sandbox: could not write its kubeconfig to %s: %s", file, e.getMessage());
+        }
+    }
+
     @PreDestroy
     void stop() {
+        extraClients.forEach(KubernetesClient::close);
+        if (kubeconfig != null) {
+            try {
+                java.nio.file.Files.deleteIfExists(kubeconfig);
+            } catch (java.io.IOException e) {
+                LOG.debugf("sandbox kubeconfig %s not removed: %s", kubeconfig, e.getMessage());
+            }
+        }
         if (client != null && cluster != null && client != cluster.client()) {
             client.close();
         }
@@ -66,17 +117,48 @@ public class Sandbox {
         return latency;
     }
 
+    /**
+     * A client like {@link #client()} (slowed as it is) that also passes each request through the
+     * caller's interceptor: the service hears its own writes this way. Closed with the sandbox.
+     */
+    public synchronized KubernetesClient client(String name, Interceptor interceptor) {
+        KubernetesClient observed = build(cluster.client(), latency, Map.of(name, interceptor));
+        extraClients.add(observed);
+        return observed;
+    }
+
     /** The fault injector keeps the fast client: only the service's reads and writes are slowed. */
     private static KubernetesClient slowed(KubernetesClient fast, Duration latency) {
         LOG.infof("sandbox: every API request and exporter read waits %d ms (acceltriage.sandbox.latency)", latency.toMillis());
-        return new KubernetesClientBuilder().withConfig(fast.getConfiguration())
-                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("sandbox-latency", new Interceptor() {
+        return build(fast, latency, Map.of());
+    }
+
+    /** Requests the service's clients made of the simulated API server (a watch counts once, when opened). */
+    public long serviceRequests() {
+        return SERVICE_REQUESTS.get();
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong SERVICE_REQUESTS = new java.util.concurrent.atomic.AtomicLong();
+
+    private static KubernetesClient build(KubernetesClient fast, Duration latency, Map<String, Interceptor> more) {
+        return new KubernetesClientBuilder().withConfig(fast.getConfiguration()).withHttpClientBuilderConsumer(b -> {
+            b.addOrReplaceInterceptor("sandbox-count", new Interceptor() {
+                @Override
+                public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                    SERVICE_REQUESTS.incrementAndGet();
+                }
+            });
+            if (!latency.isZero()) {
+                b.addOrReplaceInterceptor("sandbox-latency", new Interceptor() {
                     @Override
                     public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
                         LOG.debugf("slowed %s %s", request.method(), request.uri());
                         pause(latency);
                     }
-                })).build();
+                });
+            }
+            more.forEach(b::addOrReplaceInterceptor);
+        }).build();
     }
 
     static void pause(Duration latency) {

@@ -40,6 +40,9 @@ final class SandboxDispatcher extends Dispatcher {
     private volatile Consumer<String> nodeWritten = node -> {
     };
     private static final Pattern NODE = Pattern.compile("^/api/v1/nodes/([^/]+)(/status)?$");
+    private static final Pattern JOBS = Pattern.compile("^/apis/batch/v1/namespaces/([^/]+)/jobs$");
+    private volatile java.util.function.BiConsumer<String, String> jobCreated = (ns, name) -> {
+    };
 
     SandboxDispatcher(ObjectStore store, PodLogs logs) {
         this.store = store;
@@ -60,6 +63,11 @@ final class SandboxDispatcher extends Dispatcher {
         this.nodeWritten = listener;
     }
 
+    /** Called with a Job's namespace and name after it was created: the simulated Job controller runs it. */
+    void onJobCreated(java.util.function.BiConsumer<String, String> listener) {
+        this.jobCreated = listener;
+    }
+
     void gate(RequestGate gate) {
         this.gate = gate == null ? RequestGate.OPEN : gate;
     }
@@ -78,6 +86,14 @@ final class SandboxDispatcher extends Dispatcher {
             int q = path.indexOf('?');
             Matcher node = NODE.matcher(q < 0 ? path : path.substring(0, q));
             if (node.matches()) nodeWritten.accept(node.group(1));
+        }
+        if (method.equals("POST") && response.code() < 300) {
+            int q = path.indexOf('?');
+            Matcher jobs = JOBS.matcher(q < 0 ? path : path.substring(0, q));
+            if (jobs.matches() && !path.contains("dryRun=")) {
+                String name = ObjectStore.parse(new String(response.getBody().getBytes(), StandardCharsets.UTF_8)).path("metadata").path("name").asText("");
+                if (!name.isEmpty()) jobCreated.accept(jobs.group(1), name);
+            }
         }
         return response;
     }

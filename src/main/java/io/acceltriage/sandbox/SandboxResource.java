@@ -38,6 +38,17 @@ public class SandboxResource {
         this.webhook = webhook;
     }
 
+    /** How many requests the service has made of the simulated API server: benchmarks divide it by the triages run. */
+    @GET
+    @Path("api/v1/sandbox/api-requests")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response apiRequests() {
+        if (off()) {
+            return offResponse();
+        }
+        return Response.ok(Map.of("requests", sandbox.get().serviceRequests())).build();
+    }
+
     @GET
     @Path("api/v1/sandbox/nodes")
     @Produces(MediaType.APPLICATION_JSON)

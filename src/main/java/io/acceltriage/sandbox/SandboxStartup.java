@@ -27,6 +27,7 @@ class SandboxStartup {
     void onStart(@Observes StartupEvent event,
             @ConfigProperty(name = "acceltriage.cluster.mode", defaultValue = "sandbox") String mode,
             @ConfigProperty(name = "acceltriage.processing.enabled", defaultValue = "true") boolean serving,
+            @ConfigProperty(name = "acceltriage.data-dir", defaultValue = "./data") String dataDir,
             Instance<Sandbox> sandbox) {
         // The command-line tools (eval, audit, …) run with processing off and build their own worlds.
         if (serving && "sandbox".equalsIgnoreCase(mode.trim())) {
@@ -37,6 +38,7 @@ class SandboxStartup {
                 try {
                     sandbox.get().client();
                     state = State.STARTED;
+                    sandbox.get().writeKubeconfig(SandboxKubeconfig.in(dataDir));
                 } catch (RuntimeException e) {
                     state = State.FAILED;
                     LOG.error("the sandbox did not start", e);

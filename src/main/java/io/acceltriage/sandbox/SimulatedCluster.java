@@ -19,9 +19,11 @@ public final class SimulatedCluster implements AutoCloseable {
     private final ExporterText exporterText;
     private final FaultInjector faults;
     private final NodeRepairAgents agents;
+    private final DiagnosticJobs jobs;
 
     private SimulatedCluster(SimulatedApiServer server, DeviceState devices, ExporterText exporterText,
-            FaultInjector faults, NodeRepairAgents agents) {
+            FaultInjector faults, NodeRepairAgents agents, DiagnosticJobs jobs) {
+        this.jobs = jobs;
         this.server = server;
         this.devices = devices;
         this.exporterText = exporterText;
@@ -47,11 +49,18 @@ public final class SimulatedCluster implements AutoCloseable {
             seed.seed();
             NodeRepairAgents agents = new NodeRepairAgents(server.client(), devices, xids);
             server.dispatcher().onNodeWritten(agents::nodeWritten);
-            return new SimulatedCluster(server, devices, ExporterText.load(), faults, agents);
+            DiagnosticJobs jobs = new DiagnosticJobs(server.client(), devices, server.logs());
+            server.dispatcher().onJobCreated(jobs::jobCreated);
+            return new SimulatedCluster(server, devices, ExporterText.load(), faults, agents, jobs);
         } catch (RuntimeException e) {
             server.close();
             throw e;
         }
+    }
+
+    /** Seeds {@code nodes} more accelerator nodes and {@code pods} pods on them (see FleetSeed#scale): for measuring at scale. */
+    public void seedAtScale(int nodes, int pods) {
+        new FleetSeed(server, devices).scale(nodes, pods);
     }
 
     public KubernetesClient client() {
@@ -120,6 +129,7 @@ public final class SimulatedCluster implements AutoCloseable {
     @Override
     public void close() {
         agents.close();
+        jobs.close();
         server.close();
     }
 }

@@ -46,6 +46,9 @@ import java.util.TreeMap;
  */
 public final class Capture {
 
+    /** Marks an expectation nobody filled in yet: {@code eval} fails such a scenario instead of passing it. */
+    public static final String PLACEHOLDER = "# acceltriage capture: placeholder expectation, not yet filled in";
+
     static final int MAX_NEIGHBOURS = 3;
     static final int MAX_WORKLOAD_PODS = 16;
     static final int MAX_LOGS = 24;
@@ -155,7 +158,8 @@ public final class Capture {
         doc.put("spec", spec);
         return yaml(doc) + "  expect:\n"
                 + "    # Set by the operator who knows the outcome: infrastructure | device | application | none,\n"
-                + "    # and the actions a good first responder takes (see FORMAT.md). 'none' is a placeholder.\n"
+                + "    # and the actions a good first responder takes (docs/SCENARIO-FORMAT.md); then delete the next line.\n"
+                + "    " + PLACEHOLDER + "\n"
                 + "    family: none\n";
     }
 

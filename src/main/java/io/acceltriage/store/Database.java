@@ -37,9 +37,19 @@ public class Database {
 
     private final AgroalDataSource pool;
     private final String url;
+    /** The data folder when the store is the embedded H2 file; null otherwise. */
+    private final Path embeddedDir;
+    /** Held while this process runs the service on the embedded file (see {@link #holdEmbeddedFile}). */
+    private java.nio.channels.FileChannel serviceLock;
 
     Database(StoreConfig config) {
+        boolean embedded = config.db().url().filter(u -> !u.isBlank()).isEmpty();
+        this.embeddedDir = embedded ? Path.of(config.dataDir()).toAbsolutePath().normalize() : null;
         this.url = config.db().url().filter(u -> !u.isBlank()).orElseGet(() -> embeddedUrl(config.dataDir()));
+        if (url.startsWith("jdbc:h2:") && System.getProperty("h2.bindAddress") == null) {
+            // AUTO_SERVER's TCP server (for `audit verify` beside the service) otherwise listens on every interface.
+            System.setProperty("h2.bindAddress", "127.0.0.1");
+        }
         String user = config.db().user().orElse(url.startsWith("jdbc:h2:") ? "sa" : "");
         String password = config.db().password().orElse("");
         boolean postgres = url.startsWith("jdbc:postgresql:");
@@ -103,6 +113,31 @@ public class Database {
         return url.replaceAll("(?i)(password|user)=[^&;]*", "$1=<secret>");
     }
 
+    /**
+     * Marks this process as the service on the embedded H2 file, for as long as it runs. H2 lets a
+     * second process in through AUTO_SERVER (which `audit verify` needs), but two services on one
+     * file would both file and triage every alert: the second is refused with what to do instead.
+     * Empty when this process holds the file (or the store is not the embedded file); else the reason.
+     */
+    public synchronized java.util.Optional<String> holdEmbeddedFile() {
+        if (embeddedDir == null || serviceLock != null) return java.util.Optional.empty();
+        Path lock = embeddedDir.resolve("acceltriage.service.lock");
+        try {
+            java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(lock,
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+            if (channel.tryLock() == null) {
+                channel.close();
+                return java.util.Optional.of(lock + ": another acceltriage service runs on the embedded store in " + embeddedDir
+                        + "; the embedded H2 store serves one process. Stop the other, give this one its own ACCELTRIAGE_DATA_DIR,"
+                        + " or run every replica on one PostgreSQL database (ACCELTRIAGE_DB_URL=jdbc:postgresql://…)");
+            }
+            serviceLock = channel;
+            return java.util.Optional.empty();
+        } catch (java.io.IOException | java.nio.channels.OverlappingFileLockException e) {
+            return java.util.Optional.of(lock + ": cannot lock it (" + e.getMessage() + "); check that " + embeddedDir + " is writable");
+        }
+    }
+
     public boolean isPostgres() {
         return url.startsWith("jdbc:postgresql:");
     }
@@ -150,6 +185,13 @@ public class Database {
     @PreDestroy
     void close() {
         pool.close();
+        if (serviceLock != null) {
+            try {
+                serviceLock.close();
+            } catch (java.io.IOException ignored) {
+                // the process is ending; the lock goes with it
+            }
+        }
     }
 
     /** Work in a transaction, for the stages: no JDBC types, failures are {@link StoreException}. */

@@ -33,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,8 +43,13 @@ import org.jboss.logging.Logger;
 /**
  * Moves alerts from the durable inbox into incidents and triages them: file each alert under the open
  * incident of its subject (or open one), assess, audit every step, carry out what policy allowed,
- * and tell people what they must know. One worker thread, so incidents never race each other; the
- * inbox is the queue, so a crash loses nothing that was acknowledged.
+ * and tell people what they must know. One worker thread per replica; the inbox is the queue, so a
+ * crash loses nothing that was acknowledged.
+ *
+ * <p>Several replicas on one database share the work: filing takes turns (see {@link AlertFiler}), and
+ * each firing alert filed asks for one triage of its incident, which the replica that claims the
+ * incident's triage lease carries out ({@link IncidentStore#claimTriage}). The lease is renewed while
+ * the triage runs; a replica that dies leaves it to run out, and another takes the triage over.
  */
 @ApplicationScoped
 public class IncidentProcessor {
@@ -52,8 +58,6 @@ public class IncidentProcessor {
     private static final int BATCH = 500;
     /** Alerts filed per transaction. */
     private static final int FILING_CHUNK = 50;
-    /** A TRIAGING incident untouched this long had its triage interrupted. */
-    private static final java.time.Duration STUCK_AFTER = java.time.Duration.ofSeconds(30);
 
     private final AlertInbox inbox;
     private final IncidentStore incidents;
@@ -72,12 +76,14 @@ public class IncidentProcessor {
         return t;
     });
     private final AtomicBoolean scheduled = new AtomicBoolean();
-    /** Failed triages by incident: how often, and not before when the next try. Only the worker thread touches it. */
-    private final Map<String, Failures> failing = new java.util.HashMap<>();
+    /** Failed triages by incident: how often. Only the worker thread touches it. */
+    private final Map<String, Integer> failing = new java.util.HashMap<>();
     private final java.time.Duration firstBackoff;
-
-    /** A triage that failed {@code attempts} times; tried again at {@code notBefore} at the earliest. */
-    private record Failures(int attempts, Instant notBefore) {}
+    /** This replica's name on the triage leases it holds. */
+    private final String replica;
+    private final java.time.Duration lease;
+    /** Incidents whose triage lease this replica holds right now, renewed by {@link #renewLeases}. */
+    private final Set<String> held = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * After this many failed triages an incident is escalated to a person, once, instead of being
@@ -89,8 +95,15 @@ public class IncidentProcessor {
             Executor executor, Escalations escalations, ServiceMetrics metrics, Correlation correlation, FleetResponder fleet,
             AlertFiler filer, ResponderFactory responders,
             @org.eclipse.microprofile.config.inject.ConfigProperty(name = "acceltriage.triage.retry-backoff", defaultValue = "30s")
-            java.time.Duration firstBackoff) {
+            java.time.Duration firstBackoff,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "acceltriage.triage.lease", defaultValue = "30s")
+            java.time.Duration lease,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "acceltriage.replica.id") java.util.Optional<String> replica,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.http.port", defaultValue = "8080") int port) {
         this.firstBackoff = firstBackoff;
+        this.lease = lease;
+        // Stable across a restart of the same replica, so it takes back its own leases at once (see recover).
+        this.replica = replica.filter(r -> !r.isBlank()).orElseGet(() -> hostname() + ":" + port);
         this.inbox = inbox;
         this.incidents = incidents;
         this.database = database;
@@ -105,8 +118,19 @@ public class IncidentProcessor {
         metrics.inboxBacklog(inbox::pending);
     }
 
-    /** Finishes actions a crash interrupted, then drains the inbox. */
+    private static String hostname() {
+        String pod = System.getenv("POD_NAME");
+        if (pod != null && !pod.isBlank()) return pod;
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    /** Finishes actions a crash interrupted, takes back the triage leases a crash of this replica left, then drains the inbox. */
     void recover() {
+        incidents.releaseTriages(replica);
         for (ActionRecord r : executor.interrupted()) {
             LOG.infof("finishing interrupted action %s %s %s", r.id(), r.kind().wireName(), r.target());
             worker.submit(() -> executor.resume(r));
@@ -129,71 +153,79 @@ public class IncidentProcessor {
     }
 
     void drain() {
-        retriageInterrupted();
         while (true) {
             List<StoredAlert> batch = inbox.unprocessed(BATCH);
-            if (batch.isEmpty()) {
-                return;
-            }
-            Set<String> toTriage = new LinkedHashSet<>();
             Set<String> touched = new LinkedHashSet<>();
             correlation.expect(batch);
             for (int from = 0; from < batch.size(); from += FILING_CHUNK) {
                 List<StoredAlert> chunk = batch.subList(from, Math.min(batch.size(), from + FILING_CHUNK));
-                List<String> ids = filer.file(chunk);
-                for (int i = 0; i < chunk.size(); i++) {
-                    if (ids.get(i) == null) continue;
-                    touched.add(ids.get(i));
-                    if (chunk.get(i).alert().status() == AlertStatus.FIRING) {
-                        toTriage.add(ids.get(i));
-                    }
+                for (String id : filer.file(chunk)) {
+                    if (id != null) touched.add(id);
                 }
             }
-            for (String id : toTriage) {
-                // A fleet incident is triaged once: its members are sampled, later storm alerts only add to its count.
-                incidents.find(id).filter(i -> i.state().open())
-                        .filter(i -> !Correlator.isFleet(i.subject()) || i.assessmentJson() == null).ifPresent(this::triageSafely);
-            }
+            triageDue();
             touched.forEach(this::resolveIfAllResolved);
+            if (batch.isEmpty()) {
+                return;
+            }
         }
     }
 
     /**
-     * An incident whose alerts were filed but whose triage never finished (a crash, an exception) is
-     * triaged again: its alerts are already out of the inbox, so nothing else would pick it up.
+     * Triages every incident whose filed alerts want a triage and whose lease is free: new alerts, a
+     * triage a crash interrupted (this replica's or a dead one's, once its lease ran out), a failed
+     * triage whose pause has passed.
      */
-    private void retriageInterrupted() {
-        Instant before = Instant.now().minus(STUCK_AFTER);
-        for (Incident i : incidents.list(new IncidentFilter(IncidentState.TRIAGING, null, null, null, null, null, 50))) {
-            Failures f = failing.get(i.id());
-            if (f != null ? Instant.now().isAfter(f.notBefore()) : i.updatedAt().isBefore(before)) {
-                LOG.infof("triaging %s again: its last triage did not finish", i.id());
-                triageSafely(i);
+    private void triageDue() {
+        for (String id : incidents.dueForTriage(Instant.now(), BATCH)) {
+            Instant now = Instant.now();
+            Optional<IncidentStore.TriageClaim> claim = incidents.claimTriage(id, replica, now, now.plus(lease));
+            if (claim.isEmpty()) continue; // another replica took it
+            held.add(id);
+            try {
+                Optional<Incident> incident = incidents.find(id).filter(i -> i.state().open());
+                // A fleet incident is triaged once: its members are sampled, later storm alerts only add to its count.
+                Instant retry = incident.filter(i -> !Correlator.isFleet(i.subject()) || i.assessmentJson() == null)
+                        .map(this::triageSafely).orElse(null);
+                if (retry == null) {
+                    incidents.finishTriage(claim.get(), replica);
+                } else {
+                    incidents.deferTriage(claim.get(), replica, retry);
+                }
+            } finally {
+                held.remove(id);
             }
         }
     }
 
-    private void triageSafely(Incident incident) {
+    /** Keeps the leases of the triages running here from running out (called every third of a lease). */
+    void renewLeases() {
+        Set<String> now = Set.copyOf(held);
+        if (!now.isEmpty()) incidents.renewTriage(now, replica, Instant.now().plus(lease));
+    }
+
+    /** Null when done (triaged, or escalated after its last failure); else when to try again. */
+    private Instant triageSafely(Incident incident) {
         try {
             triage(incident);
             failing.remove(incident.id());
+            return null;
         } catch (RuntimeException e) {
-            failed(incident, e);
+            return failed(incident, e);
         }
     }
 
     /**
-     * The incident stays TRIAGING and is retried by retriageInterrupted after a doubling pause; the
-     * alerts are safe in the store. The last allowed failure escalates it, which ends the retries.
+     * The incident stays TRIAGING and its triage is tried again after a doubling pause; the alerts are
+     * safe in the store. The last allowed failure escalates it, which ends the retries.
      */
-    private void failed(Incident incident, RuntimeException e) {
-        Failures before = failing.get(incident.id());
-        int attempts = before == null ? 1 : before.attempts() + 1;
+    private Instant failed(Incident incident, RuntimeException e) {
+        int attempts = failing.getOrDefault(incident.id(), 0) + 1;
         if (attempts < MAX_TRIAGE_ATTEMPTS) {
             java.time.Duration pause = firstBackoff.multipliedBy(1L << (attempts - 1));
-            failing.put(incident.id(), new Failures(attempts, Instant.now().plus(pause)));
+            failing.put(incident.id(), attempts);
             LOG.errorf(e, "triage of %s failed (attempt %d of %d); trying again in %s", incident.id(), attempts, MAX_TRIAGE_ATTEMPTS, pause);
-            return;
+            return Instant.now().plus(pause);
         }
         failing.remove(incident.id());
         LOG.errorf(e, "triage of %s failed %d times; escalating it to a person", incident.id(), attempts);
@@ -209,9 +241,11 @@ public class IncidentProcessor {
                     "Triage of " + incident.subject().key() + " keeps failing.", List.of(why), "/incidents/" + incident.id()));
         } catch (RuntimeException again) {
             // The store is down too: count this attempt again, so the escalation is tried at the next pass.
-            failing.put(incident.id(), new Failures(attempts - 1, Instant.now().plus(firstBackoff)));
+            failing.put(incident.id(), attempts - 1);
             LOG.errorf(again, "could not escalate %s; trying again later", incident.id());
+            return Instant.now().plus(firstBackoff);
         }
+        return null;
     }
 
     private static String abbreviate(String s) {

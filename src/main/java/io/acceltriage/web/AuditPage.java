@@ -63,7 +63,7 @@ class AuditPage {
             List<IncidentPage.AuditRow> rows = new ArrayList<>();
             Map<Long, String> incidents = new LinkedHashMap<>();
             for (AuditRecord r : found) {
-                rows.add(new IncidentPage.AuditRow(r.seq(), PageText.time(r.at()), r.kind().wireName(), r.actor(), PageText.fields(r.payload())));
+                rows.add(new IncidentPage.AuditRow(r.seq(), PageText.time(r.at()), PageText.ago(r.at(), java.time.Instant.now()), r.kind().wireName(), r.actor(), PageText.fields(r.payload())));
                 if (r.incidentId() != null) {
                     incidents.put(r.seq(), r.incidentId());
                 }

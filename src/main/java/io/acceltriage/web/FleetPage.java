@@ -6,6 +6,10 @@ import io.acceltriage.action.Decisions;
 import io.acceltriage.action.Executor;
 import io.acceltriage.cluster.ClusterUnreadable;
 import io.acceltriage.cluster.Nodes;
+import io.acceltriage.history.FaultHistory;
+import io.acceltriage.history.RepeatOffender;
+import io.acceltriage.policy.Policy;
+import io.acceltriage.policy.PolicySource;
 import io.acceltriage.evidence.NodeAgents;
 import io.acceltriage.policy.CircuitBreakerControl;
 import io.quarkus.qute.CheckedTemplate;
@@ -32,17 +36,31 @@ import java.util.TreeMap;
 @Produces(MediaType.TEXT_HTML)
 class FleetPage {
 
+    /** {@code repeatOffenders}: the node's GPUs the policy's repeat-offender rule now counts out, e.g. "GPU 1: 5 fatal XIDs"; empty when none. */
     record NodeRow(String name, String accelerator, int capacity, int allocatable, boolean ready, boolean cordoned,
-            String cordonedBy, String incident) {}
+            String cordonedBy, String incident, String openIncident, List<String> repeatOffenders) {
+
+        /** The one colour a node gets, worst first: the legend of the page names each. */
+        public String health() {
+            if (!ready) return "notready";
+            if (capacity == 0) return "noplugin";
+            if (allocatable < capacity) return "deadgpus";
+            if (cordoned) return "cordoned";
+            return "healthy";
+        }
+    }
 
     record Pool(String name, List<NodeRow> nodes, long cordoned, long byAgent) {}
+
+    /** How the page names the repeat-offender rule it applies: "5 fatal XIDs in 24 h". */
+    record RepeatRule(int fatalXids, String window) {}
 
     /** The breaker as the page shows it; {@code known} false when no breaker is built in. */
     record Breaker(boolean known, boolean tripped) {}
 
     @CheckedTemplate(requireTypeSafeExpressions = false)
     static class Templates {
-        static native TemplateInstance fleet(List<Pool> pools, Breaker breaker, String error, String notice);
+        static native TemplateInstance fleet(List<Pool> pools, Breaker breaker, RepeatRule repeat, String error, String notice);
     }
 
     private final Nodes nodes;
@@ -52,7 +70,15 @@ class FleetPage {
     private final Decisions decisions;
     private final NodeAgents knowledge = NodeAgents.load();
 
-    FleetPage(Nodes nodes, Executor actions, Instance<CircuitBreakerControl> breaker, CurrentUser who, Decisions decisions) {
+    private final IncidentQueries incidents;
+    private final FaultHistory history;
+    private final PolicySource policy;
+
+    FleetPage(Nodes nodes, Executor actions, Instance<CircuitBreakerControl> breaker, CurrentUser who, Decisions decisions,
+            IncidentQueries incidents, FaultHistory history, PolicySource policy) {
+        this.incidents = incidents;
+        this.history = history;
+        this.policy = policy;
         this.decisions = decisions;
         this.nodes = nodes;
         this.actions = actions;
@@ -63,10 +89,12 @@ class FleetPage {
     @GET
     public TemplateInstance fleet(@QueryParam("notice") String notice) {
         Breaker b = breaker.isResolvable() ? new Breaker(true, breaker.get().tripped()) : new Breaker(false, false);
+        Policy p = policy.current();
+        RepeatRule rule = new RepeatRule(p.fatalXidsPerGpu(), p.xidWindow().toHours() + " h");
         try {
-            return Templates.fleet(pools(), b, null, notice);
+            return Templates.fleet(pools(p), b, rule, null, notice);
         } catch (ClusterUnreadable e) {
-            return Templates.fleet(List.of(), b, "The Kubernetes API did not answer (" + e.getMessage()
+            return Templates.fleet(List.of(), b, rule, "The Kubernetes API did not answer (" + e.getMessage()
                     + "); the fleet cannot be shown until it does.", notice);
         }
     }
@@ -79,8 +107,19 @@ class FleetPage {
                 .build();
     }
 
-    private List<Pool> pools() {
+    private List<Pool> pools(Policy p) {
         Map<String, String> byAgent = actions.cordonedNodes();
+        // the GPUs the repeat-offender rule counts out now, as the policy counts them (its threshold and window)
+        Map<String, List<String>> repeat = new java.util.HashMap<>();
+        for (RepeatOffender o : history.repeatOffenders(java.time.Instant.now().minus(p.xidWindow()), p.fatalXidsPerGpu())) {
+            long xids = o.faults().stream().map(f -> f.incidentId() + "|" + f.xid()).distinct().count();
+            repeat.computeIfAbsent(o.node(), k -> new ArrayList<>()).add("GPU " + o.gpu() + ": " + xids + " fatal XIDs");
+        }
+        // the newest open incident of each node, linked from its tile
+        Map<String, String> open = new java.util.HashMap<>();
+        for (IncidentView i : incidents.list(IncidentQueries.filter(null, null, null, null, null, null, "200"))) {
+            if (i.node() != null && !"resolved".equals(i.state()) && !"no_fault".equals(i.state())) open.putIfAbsent(i.node(), i.id());
+        }
         Map<String, List<NodeRow>> pools = new TreeMap<>();
         for (Nodes.NodeInfo n : nodes.list()) {
             Map<String, String> labels = n.labels();
@@ -94,7 +133,8 @@ class FleetPage {
                     labels.getOrDefault("cloud.google.com/gke-tpu-accelerator", resource == null ? "" : resource));
             pools.computeIfAbsent(pool == null ? "(no pool label)" : pool, k -> new ArrayList<>())
                     .add(new NodeRow(n.name(), accelerator, n.amount(resource, true), n.amount(resource, false), "True".equals(n.ready()),
-                            n.cordoned(), incident == null ? (n.cordoned() ? "someone else" : null) : "acceltriage", incident));
+                            n.cordoned(), incident == null ? (n.cordoned() ? "someone else" : null) : "acceltriage", incident,
+                            open.get(n.name()), repeat.getOrDefault(n.name(), List.of())));
         }
         List<Pool> out = new ArrayList<>();
         pools.forEach((name, rows) -> {

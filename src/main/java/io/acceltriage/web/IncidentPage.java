@@ -17,9 +17,10 @@ import java.util.TreeMap;
  * it is, what the model was asked, what was proposed and what policy said, who approved, what was
  * done and whether it worked; then the whole audited timeline.
  */
-record IncidentPage(IncidentView incident, String opened, String confidence, List<AlertRow> alerts, List<EvidenceRow> evidence,
-        List<String> gaps, DiagnosisBox diagnosis, List<AuditRow> modelCalls, List<JudgementRow> judgements,
-        List<ActionRow> actions, List<AuditRow> approvals, List<AuditRow> verifications, List<AuditRow> timeline) {
+record IncidentPage(IncidentView incident, String opened, String openedAgo, String confidence, List<AlertRow> alerts,
+        List<EvidenceRow> evidence, List<String> gaps, DiagnosisBox diagnosis, List<AuditRow> modelCalls, List<JudgementRow> judgements,
+        List<ActionRow> actions, List<AuditRow> approvals, List<AuditRow> verifications, List<AuditRow> timeline,
+        List<String> escalations) {
 
     record AlertRow(String name, String status, String startsAt, String received, String labels, String description) {}
 
@@ -32,11 +33,21 @@ record IncidentPage(IncidentView incident, String opened, String confidence, Lis
             String reason) {}
 
     record ActionRow(String id, String kind, String target, String decision, String status, boolean pending, boolean dryRun,
-            String detail, String updated) {}
+            String detail, String updated, String updatedAgo) {
 
-    record AuditRow(long seq, String at, String kind, String actor, List<PageText.Field> fields) {}
+        /** Carried out (or tried): what the incident page lists under "what was done". */
+        public boolean done() {
+            return List.of("succeeded", "failed", "undone", "dry_run", "running").contains(status);
+        }
+    }
+
+    record AuditRow(long seq, String at, String ago, String kind, String actor, List<PageText.Field> fields) {}
 
     static IncidentPage of(IncidentView v) {
+        return of(v, java.time.Instant.now());
+    }
+
+    static IncidentPage of(IncidentView v, java.time.Instant now) {
         List<AlertRow> alerts = new ArrayList<>();
         for (StoredAlert a : v.alerts() == null ? List.<StoredAlert>of() : v.alerts()) {
             Map<String, String> labels = new TreeMap<>(a.alert().labels());
@@ -83,21 +94,23 @@ record IncidentPage(IncidentView incident, String opened, String confidence, Lis
         for (ActionRecord a : v.actions() == null ? List.<ActionRecord>of() : v.actions()) {
             actions.add(new ActionRow(a.id(), a.kind().wireName(), a.target(), a.decision().wireName(), a.status().name().toLowerCase(),
                     a.status() == ActionStatus.AWAITING_APPROVAL, a.dryRun(), a.detail() == null ? "" : a.detail(),
-                    PageText.time(a.updatedAt())));
+                    PageText.time(a.updatedAt()), PageText.ago(a.updatedAt(), now)));
         }
         List<AuditRow> timeline = new ArrayList<>();
         List<AuditRow> modelCalls = new ArrayList<>();
         List<AuditRow> approvals = new ArrayList<>();
         List<AuditRow> verifications = new ArrayList<>();
         for (AuditRecord r : v.timeline() == null ? List.<AuditRecord>of() : v.timeline()) {
-            AuditRow row = new AuditRow(r.seq(), PageText.time(r.at()), r.kind().wireName(), r.actor(), PageText.fields(r.payload()));
+            AuditRow row = new AuditRow(r.seq(), PageText.time(r.at()), PageText.ago(r.at(), now), r.kind().wireName(), r.actor(),
+                    PageText.fields(r.payload()));
             timeline.add(row);
             if (r.kind() == AuditKind.MODEL_CALL) modelCalls.add(row);
             if (r.kind() == AuditKind.APPROVAL) approvals.add(row);
             if (r.kind() == AuditKind.VERIFICATION) verifications.add(row);
         }
-        return new IncidentPage(v, PageText.time(v.openedAt()), PageText.percent(v.confidence()), alerts, evidence, gaps, diagnosis,
-                modelCalls, judgements, actions, approvals, verifications, timeline);
+        return new IncidentPage(v, PageText.time(v.openedAt()), PageText.ago(v.openedAt(), now), PageText.percent(v.confidence()),
+                alerts, evidence, gaps, diagnosis, modelCalls, judgements, actions, approvals, verifications, timeline,
+                assessment == null ? List.of() : assessment.escalationReasons());
     }
 
     private static String blank(String s) {
@@ -106,6 +119,25 @@ record IncidentPage(IncidentView incident, String opened, String confidence, Lis
 
     public boolean hasPending() {
         return actions.stream().anyMatch(ActionRow::pending);
+    }
+
+    /** "What was done": the actions carried out or tried, newest state first as stored. */
+    public List<ActionRow> done() {
+        return actions.stream().filter(ActionRow::done).toList();
+    }
+
+    /** "What you must do": each pending decision, then each reason the incident needs a person. */
+    public List<String> mustDo() {
+        List<String> out = new ArrayList<>();
+        actions.stream().filter(ActionRow::pending).forEach(a -> out.add("Approve or reject " + a.kind() + " " + a.target()));
+        out.addAll(escalations);
+        return out;
+    }
+
+    /** The summary as paragraphs, one per line the summary writer wrote. */
+    public List<String> summaryLines() {
+        String s = incident.summary();
+        return s == null || s.isBlank() ? List.of() : java.util.Arrays.stream(s.split("\n")).filter(l -> !l.isBlank()).toList();
     }
 
     /** The evidence the diagnosis rests on, shown first. */

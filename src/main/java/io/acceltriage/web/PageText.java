@@ -20,6 +20,21 @@ final class PageText {
         return at == null ? "" : TIME.format(at);
     }
 
+    /** "3 min ago": how long ago, as a reader on call counts it (the absolute time goes in a title beside it). */
+    static String ago(Instant at, Instant now) {
+        if (at == null) return "";
+        long s = java.time.Duration.between(at, now).getSeconds();
+        if (s < 0) return "in " + span(-s);
+        return s < 5 ? "just now" : span(s) + " ago";
+    }
+
+    private static String span(long s) {
+        if (s < 60) return s + " s";
+        if (s < 3600) return s / 60 + " min";
+        if (s < 48 * 3600) return s / 3600 + " h";
+        return s / 86400 + " days";
+    }
+
     /** One named value of a stored document. */
     record Field(String name, String value) {
         static final int BRIEF = 160;

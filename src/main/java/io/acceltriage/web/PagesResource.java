@@ -1,5 +1,7 @@
 package io.acceltriage.web;
 
+import io.acceltriage.policy.CircuitBreakerControl;
+import jakarta.enterprise.inject.Instance;
 import io.acceltriage.http.Redirects;
 import io.acceltriage.access.CurrentUser;
 import io.acceltriage.action.Approvals;
@@ -38,19 +40,25 @@ class PagesResource {
     @CheckedTemplate(requireTypeSafeExpressions = false)
     static class Templates {
         static native TemplateInstance incidents(List<IncidentView> incidents, String error, Map<String, String> filters,
-                String older);
+                String older, Map<String, Long> counts, Map<String, String> done);
 
-        static native TemplateInstance incident(IncidentPage page, String notice, boolean failed, boolean approvalsAvailable);
+        static native TemplateInstance incident(IncidentPage page, String notice, boolean failed, boolean approvalsAvailable,
+                boolean breakerTripped);
     }
 
     private final IncidentQueries queries;
     private final Decisions decisions;
     private final CurrentUser who;
+    private final Instance<CircuitBreakerControl> breaker;
+    private final io.acceltriage.action.Executor actions;
 
-    PagesResource(IncidentQueries queries, Decisions decisions, CurrentUser who) {
+    PagesResource(IncidentQueries queries, Decisions decisions, CurrentUser who,
+            Instance<CircuitBreakerControl> breaker, io.acceltriage.action.Executor actions) {
+        this.actions = actions;
         this.queries = queries;
         this.decisions = decisions;
         this.who = who;
+        this.breaker = breaker;
     }
 
     @GET
@@ -68,9 +76,13 @@ class PagesResource {
             List<IncidentView> items = queries.list(f);
             String older = items.size() < PAGE_SIZE ? null
                     : link("/", filters, "before", items.get(items.size() - 1).openedAt().toString());
-            return Templates.incidents(items, null, filters, older);
+            Map<String, Long> counts = new java.util.TreeMap<>(items.stream()
+                    .collect(java.util.stream.Collectors.groupingBy(IncidentView::state, java.util.stream.Collectors.counting())));
+            Map<String, String> done = new java.util.HashMap<>();
+            for (IncidentView i : items) done.put(i.id(), whatWasDone(actions.ofIncident(i.id())));
+            return Templates.incidents(items, null, filters, older, counts, done);
         } catch (InvalidPayload e) {
-            return Templates.incidents(List.of(), e.getMessage(), filters, null);
+            return Templates.incidents(List.of(), e.getMessage(), filters, null, Map.of(), Map.of());
         }
     }
 
@@ -78,7 +90,8 @@ class PagesResource {
     @Path("incidents/{id}")
     public Response incident(@PathParam("id") String id, @QueryParam("notice") String notice, @QueryParam("failed") boolean failed) {
         return queries.full(id)
-                .map(v -> Response.ok(Templates.incident(IncidentPage.of(v), notice, failed, true)).build())
+                .map(v -> Response.ok(Templates.incident(IncidentPage.of(v), notice, failed, true,
+                        breaker.isResolvable() && breaker.get().tripped())).build())
                 .orElseGet(() -> Response.status(404).type(MediaType.TEXT_PLAIN).entity("no incident " + id).build());
     }
 
@@ -127,6 +140,19 @@ class PagesResource {
             }
         }
         return b.toString();
+    }
+
+    /** One row's actions in a few words: "cordon-node, restart-group; reset-gpu awaiting approval". */
+    static String whatWasDone(List<io.acceltriage.action.ActionRecord> records) {
+        List<String> ran = new java.util.ArrayList<>();
+        List<String> other = new java.util.ArrayList<>();
+        for (var a : records) {
+            if (a.status() == io.acceltriage.action.ActionStatus.SUCCEEDED) ran.add(a.kind().wireName());
+            else other.add(a.kind().wireName() + " " + a.status().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+        }
+        String text = String.join(", ", ran);
+        if (!other.isEmpty()) text += (text.isEmpty() ? "" : "; ") + String.join(", ", other);
+        return text.isEmpty() ? "nothing" : text;
     }
 
     private static String blank(String s) {

@@ -31,14 +31,19 @@ class ReliabilityResource {
     public Response report(@QueryParam("since") String since, @QueryParam("pool") String pool) {
         try {
             Instant from = Rfc3339.param("since", since);
-            if (pool != null && !pool.isBlank() && !pool.matches("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?")) {
-                throw new InvalidPayload("pool must be a Kubernetes label value (the pool label's value); got '"
-                        + (pool.length() > 80 ? pool.substring(0, 80) + "…" : pool) + "'");
-            }
-            return Response.ok(reliability.since(from == null ? Instant.now().minus(DEFAULT_WINDOW) : from,
-                    pool == null || pool.isBlank() ? null : pool)).build();
+            return Response.ok(reliability.since(from == null ? Instant.now().minus(DEFAULT_WINDOW) : from, pool(pool))).build();
         } catch (InvalidPayload e) {
             return Response.status(400).entity(new ErrorBody(e.getMessage())).build();
         }
+    }
+
+    /** The pool parameter: none when blank, else a label value (the API and the page check it alike). */
+    static String pool(String pool) {
+        if (pool == null || pool.isBlank()) return null;
+        if (!pool.matches("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?")) {
+            throw new InvalidPayload("pool must be a Kubernetes label value (the pool label's value); got '"
+                    + (pool.length() > 80 ? pool.substring(0, 80) + "…" : pool) + "'");
+        }
+        return pool;
     }
 }

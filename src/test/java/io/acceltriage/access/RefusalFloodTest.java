@@ -19,6 +19,7 @@ class RefusalFloodTest {
     @Test
     void floodsOfRefusedRequestsWithLongPathsAddARecordOrTwoWithThePathsCut() {
         long before = refusals();
+        long startedMinute = System.currentTimeMillis() / 60_000;
         String path = "/api/v1/" + "a".repeat(3000);
         for (int i = 0; i < 200; i++) {
             given().get(path + i).then().statusCode(401);
@@ -26,9 +27,11 @@ class RefusalFloodTest {
             given().spec(TestAuth.bearer(TestAuth.VIEWER)).post(path + "/" + i).then().statusCode(403);
         }
         long added = refusals() - before;
-        // The first refusal of each client and reason in an interval is recorded (none if one was already,
-        // moments ago, by another test); the rest are one summary when the interval ends.
-        assertTrue(added <= 4, "400 refusals added " + added + " audit records");
+        // The first refusal of each client and reason in an interval (a minute) is recorded (none if one was already,
+        // moments ago, by another test); the rest are one summary when the interval ends. On a loaded machine the loop
+        // may span more than one minute: each minute it touched adds at most those four.
+        long minutes = System.currentTimeMillis() / 60_000 - startedMinute + 1;
+        assertTrue(added <= 4 * minutes, "400 refusals over " + minutes + " minute(s) added " + added + " audit records");
         long longest = database.read(c -> {
             try (var ps = c.prepareStatement("select coalesce(max(length(payload)), 0) from audit_log where kind = 'access.denied'");
                     var rs = ps.executeQuery()) {

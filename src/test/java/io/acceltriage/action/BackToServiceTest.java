@@ -206,6 +206,142 @@ class BackToServiceTest {
         assertTrue(Boolean.TRUE.equals(node(NODE).getSpec().getUnschedulable()));
     }
 
+    /** The shipped default policy: no health label, so only a validate-node passed after the repair returns a node. */
+    static Policy validating(String extra) {
+        return Policy.parse("v.yaml", ("""
+                apiVersion: acceltriage.io/v1
+                kind: Policy
+                repair:
+                  validation: {level: 2, namespace: acceltriage, timeout: 1m%s}
+                """.formatted(extra)).getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aRepairedNodeComesBackOnlyAfterItsDcgmDiagnosticPassedNotOnTheRepairersHealthLabel() {
+        executor = executor(validating(""));
+        cluster.inject(Fault.xid(NODE, 0, 79));
+        run(ActionKind.CORDON_NODE, NODE);
+        assertEquals(ActionStatus.SUCCEEDED, run(ActionKind.REPAIR_NODE, NODE).status());
+        assertTrue(MitigationsTest.FAST.until(java.time.Duration.ofSeconds(5),
+                () -> "complete".equals(node(NODE).getMetadata().getLabels().get(RepairNode.LABEL))), "the simulated repairer answers");
+
+        ActionRecord early = run(ActionKind.RETURN_NODE, NODE);
+        assertEquals(ActionStatus.FAILED, early.status(), "the repairer's own health label is not enough here: " + early.detail());
+        assertTrue(early.detail().contains("no validate-node has passed since the repair"), early.detail());
+
+        ActionRecord validated = run(ActionKind.VALIDATE_NODE, NODE);
+        assertEquals(ActionStatus.SUCCEEDED, validated.status(), validated.detail());
+        assertTrue(validated.detail().contains("dcgmi diag -r 2: Pass (3 tests)"), validated.detail());
+        assertTrue(Boolean.TRUE.equals(node(NODE).getSpec().getUnschedulable()), "validation alone never uncordons");
+        assertTrue(client.batch().v1().jobs().inNamespace("acceltriage").list().getItems().stream()
+                .noneMatch(j -> NODE.equals(j.getMetadata().getLabels().get(ValidateNode.JOB_LABEL))), "a passed Job is cleaned up");
+
+        ActionRecord back = run(ActionKind.RETURN_NODE, NODE);
+        assertEquals(ActionStatus.SUCCEEDED, back.status(), back.detail());
+        assertTrue(back.detail().contains("dcgmi diag -r 2: Pass"), back.detail());
+        assertFalse(Boolean.TRUE.equals(node(NODE).getSpec().getUnschedulable()));
+    }
+
+    @Test
+    void aFailedDiagnosticKeepsTheNodeFencedInDcgmsOwnWordsAndLeavesTheJobForAPerson() {
+        executor = executor(validating(""));
+        cluster.inject(Fault.xid(NODE, 1, 79));
+        run(ActionKind.CORDON_NODE, NODE);
+
+        ActionRecord r = run(ActionKind.VALIDATE_NODE, NODE);
+        assertEquals(ActionStatus.FAILED, r.status(), r.detail());
+        assertTrue(r.detail().contains("stays fenced: dcgmi diag -r 2: memory (Hardware) failed on GPU 1: Detected XID 79 for GPU 1"),
+                r.detail());
+        Node n = node(NODE);
+        assertTrue(Boolean.TRUE.equals(n.getSpec().getUnschedulable()));
+        assertEquals("failed", n.getMetadata().getLabels().get(ValidateNode.LABEL));
+        assertEquals(1, client.batch().v1().jobs().inNamespace("acceltriage").withLabel(ValidateNode.JOB_LABEL, NODE).list().getItems().size(),
+                "the failed Job stays for a person to read");
+
+        // Even with every GPU advertised again (the device plugin's view), the failed diagnostic keeps it out.
+        client.nodes().withName(NODE).editStatus(x -> new NodeBuilder(x).editStatus()
+                .addToAllocatable("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("8")).endStatus().build());
+        ActionRecord back = run(ActionKind.RETURN_NODE, NODE);
+        assertEquals(ActionStatus.FAILED, back.status());
+        assertTrue(back.detail().contains("validate-node failed: dcgmi diag -r 2: memory (Hardware) failed on GPU 1: Detected XID 79"),
+                back.detail());
+        assertTrue(Boolean.TRUE.equals(node(NODE).getSpec().getUnschedulable()));
+    }
+
+    @Test
+    void theDiagnosticLevelIsThePoolsWhenThePolicyNamesItAndANodeWhoseRepairFailedIsNotValidated() {
+        executor = executor(validating(", pools: {a100-serve: 3}"));
+        run(ActionKind.CORDON_NODE, NODE);
+        ActionRecord dry = executor.carryOut("inc-dry-" + UUID.randomUUID().toString().substring(0, 8), MitigationsTest.proposal(ActionKind.VALIDATE_NODE, NODE),
+                new io.acceltriage.policy.Verdict(io.acceltriage.policy.Decision.ALLOW, "test", List.of("test"), true));
+        assertEquals(ActionStatus.DRY_RUN, dry.status(), dry.detail());
+        assertTrue(dry.detail().contains("would run dcgmi diag -r 3 on " + NODE), dry.detail());
+        assertTrue(client.batch().v1().jobs().inNamespace("acceltriage").list().getItems().isEmpty(), "a dry run creates no Job");
+
+        ActionRecord r = run(ActionKind.VALIDATE_NODE, NODE);
+        assertEquals(ActionStatus.SUCCEEDED, r.status(), r.detail());
+        assertTrue(r.detail().contains("dcgmi diag -r 3: Pass (6 tests)"), "level 3 adds the stress tests: " + r.detail());
+
+        client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata().addToLabels(RepairNode.LABEL, "failed").endMetadata().build());
+        ActionRecord held = run(ActionKind.VALIDATE_NODE, NODE);
+        assertEquals(ActionStatus.FAILED, held.status());
+        assertTrue(held.detail().startsWith("precondition back-from-repair: the repairer reports failure on " + NODE), held.detail());
+    }
+
+    @Test
+    void theStepsOfOneRepairRunInOrderAndReturnIsProposedOnlyOnceTheValidationPassed() {
+        executor = executor(validating(""));
+        String incident = "inc-" + UUID.randomUUID().toString().substring(0, 8);
+        cluster.inject(Fault.xid(NODE, 0, 79));
+        io.acceltriage.policy.Verdict approve = new io.acceltriage.policy.Verdict(io.acceltriage.policy.Decision.APPROVE, "test",
+                List.of("test"), false);
+        // As triage records them: all three at once, the return for a person.
+        assertEquals(ActionStatus.SUCCEEDED, executor.carryOut(incident, MitigationsTest.proposal(ActionKind.CORDON_NODE, NODE),
+                MitigationsTest.allow()).status());
+        ActionRecord repair = executor.carryOut(incident, MitigationsTest.proposal(ActionKind.REPAIR_NODE, NODE), approve);
+        ActionRecord validate = executor.carryOut(incident, MitigationsTest.proposal(ActionKind.VALIDATE_NODE, NODE), MitigationsTest.allow());
+        ActionRecord back = executor.carryOut(incident, MitigationsTest.proposal(ActionKind.RETURN_NODE, NODE), approve);
+        assertEquals(ActionStatus.AWAITING_APPROVAL, repair.status());
+        assertEquals(ActionStatus.PLANNED, validate.status(), "an allowed validation waits for the repair: " + validate.detail());
+        assertEquals(0, executor.followUps(), "nothing is ready while the repair waits");
+        assertEquals(0, executor.resumePlanned());
+        assertTrue(executor.awaitingSince(executor.find(back.id()).orElseThrow()).isEmpty(), "no approval window runs yet");
+
+        // The repair runs (as an approval would make it) and the simulated repairer answers.
+        ActionRecord planned = executor.database().transaction(tx -> executor.store().transition(tx, repair, ActionStatus.AWAITING_APPROVAL,
+                ActionStatus.PLANNED, repair.detail(), null)).orElseThrow();
+        assertEquals(ActionStatus.SUCCEEDED, executor.run(planned).status());
+        assertTrue(MitigationsTest.FAST.until(java.time.Duration.ofSeconds(30), () -> {
+            executor.resumePlanned();
+            return executor.find(validate.id()).orElseThrow().status() != ActionStatus.PLANNED;
+        }), "the leader's loop runs the validation once the repairer answered");
+        ActionRecord ran = executor.find(validate.id()).orElseThrow();
+        assertEquals(ActionStatus.SUCCEEDED, ran.status(), ran.detail());
+
+        assertEquals(1, executor.followUps(), "return-node is proposed now, as its own step");
+        ActionRecord ready = executor.find(back.id()).orElseThrow();
+        assertEquals(ActionStatus.AWAITING_APPROVAL, ready.status());
+        assertTrue(ready.detail().contains("ready for approval: validate-node " + NODE + " passed"), ready.detail());
+        assertEquals(ready.updatedAt(), executor.awaitingSince(ready).orElseThrow(), "its approval window starts now");
+        assertEquals(0, executor.followUps(), "proposed once");
+        assertTrue(io.acceltriage.audit.TestAudit.reader(database).find(io.acceltriage.audit.AuditQuery.forIncident(incident)).stream().anyMatch(r -> r.kind() == io.acceltriage.audit.AuditKind.PROPOSAL
+                && String.valueOf(r.payload()).contains("validate-node " + NODE + " passed")), "the proposal is audited");
+    }
+
+    @Test
+    void aLaterStepWhoseRepairWasRefusedIsSkippedWithTheReason() {
+        String incident = "inc-" + UUID.randomUUID().toString().substring(0, 8);
+        run(ActionKind.CORDON_NODE, NODE);
+        ActionRecord repair = executor.carryOut(incident, MitigationsTest.proposal(ActionKind.REPAIR_NODE, NODE),
+                new io.acceltriage.policy.Verdict(io.acceltriage.policy.Decision.DENY, "test", List.of("denied"), false));
+        assertEquals(ActionStatus.SKIPPED, repair.status());
+        ActionRecord validate = executor.carryOut(incident, MitigationsTest.proposal(ActionKind.VALIDATE_NODE, NODE), MitigationsTest.allow());
+        assertEquals(ActionStatus.SKIPPED, validate.status());
+        assertTrue(validate.detail().contains("not run: repair-node " + NODE + " is skipped"), validate.detail());
+        assertTrue(client.batch().v1().jobs().inAnyNamespace().withLabel(ValidateNode.JOB_LABEL, NODE).list().getItems().isEmpty(),
+                "no diagnostic Job was started");
+    }
+
     @Test
     void theMedik8sProtocolCreatesARemediationNamedAfterTheNodeAndWaitsForItToSucceed() {
         Policy medik8s = Policy.parse("m.yaml", """

@@ -76,4 +76,36 @@ class LeaseLeadershipTest {
             b.close();
         }
     }
+
+    @Test
+    void anUndoSentToTheReplicaWithoutTheLeaseIsStoredAndCarriedOutOnceByTheLeader() {
+        try (SimulatedApiServer server = SimulatedApiServer.start();
+                KubernetesClient clientA = new KubernetesClientBuilder().withConfig(server.client().getConfiguration()).build();
+                KubernetesClient clientB = new KubernetesClientBuilder().withConfig(server.client().getConfiguration()).build()) {
+            clientA.nodes().resource(new NodeBuilder().withNewMetadata().withName("u1").endMetadata().withNewSpec().endSpec().build()).create();
+            Database database = TestDatabases.all().get(0);
+            AuditLog audit = TestAudit.on(database);
+            LeaseLeadership a = new LeaseLeadership(clientA, "acceltriage", "replica-a", Duration.ofSeconds(2));
+            await(a::isLeader, "replica-a holds the lease");
+            LeaseLeadership b = new LeaseLeadership(clientB, "acceltriage", "replica-b", Duration.ofSeconds(2));
+            Executor execA = new Executor(clientA, database, audit, a, MitigationsTest.FAST, () -> null);
+            Executor execB = new Executor(clientB, database, audit, b, MitigationsTest.FAST, () -> null);
+            Verdict allow = new Verdict(Decision.ALLOW, "test", List.of("test"), false);
+            ActionRecord cordon = execA.carryOut("inc-u", new Proposal(ActionKind.CORDON_NODE, "u1", "t", List.of(), "t"), allow);
+            assertEquals(ActionStatus.SUCCEEDED, cordon.status(), cordon.detail());
+
+            // Behind a Service the undo lands on whichever replica: the one without the lease accepts it and stores it.
+            assertEquals(ActionStatus.SUCCEEDED, execB.undo(cordon.id(), "alice").status());
+            execB.undo(cordon.id(), "alice"); // a second click is the same request
+            assertEquals(0, execB.runRequestedUndos(), "only the leader carries undos out");
+            assertTrue(Boolean.TRUE.equals(clientA.nodes().withName("u1").get().getSpec().getUnschedulable()));
+
+            assertEquals(1, execA.runRequestedUndos());
+            assertEquals(ActionStatus.UNDONE, execA.find(cordon.id()).orElseThrow().status());
+            assertFalse(Boolean.TRUE.equals(clientA.nodes().withName("u1").get().getSpec().getUnschedulable()), "uncordoned by the leader");
+            assertEquals(0, execA.runRequestedUndos(), "carried out once");
+            a.close();
+            b.close();
+        }
+    }
 }

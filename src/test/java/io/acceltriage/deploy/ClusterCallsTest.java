@@ -173,6 +173,8 @@ class ClusterCallsTest {
                 run(executor, ActionKind.REPAIR_NODE, "gpu-h100-06");
                 until(() -> "complete".equals(
                         cluster.client().nodes().withName("gpu-h100-06").get().getMetadata().getLabels().get("acceltriage.io/repair")));
+                by.now = "validate-node";
+                assertEquals(ActionStatus.SUCCEEDED, run(executor, ActionKind.VALIDATE_NODE, "gpu-h100-06").status());
                 by.now = "return-node";
                 ActionRecord back = run(executor, ActionKind.RETURN_NODE, "gpu-h100-06");
                 executor.undo(back.id(), "alice");

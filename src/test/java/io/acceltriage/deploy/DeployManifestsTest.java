@@ -67,7 +67,10 @@ class DeployManifestsTest {
 
     /** Leader election, granted only by a Role in acceltriage's own namespace. */
     private static final Set<Access> LEADER_ELECTION_ACCESS =
-            accessTable(row("coordination.k8s.io", "leases", "get create update"));
+            accessTable(row("coordination.k8s.io", "leases", "get create update patch"));
+
+    /** validate-node's DCGM diagnostics Job, granted only by a Role in acceltriage's own namespace. */
+    private static final Set<Access> VALIDATION_ACCESS = accessTable(row("batch", "jobs", "get list create delete"));
 
     private static final String NAMESPACE = "acceltriage";
     private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(120);
@@ -213,9 +216,15 @@ class DeployManifestsTest {
                 assertFalse(grantedBy(clusterRole.path("rules")).stream().anyMatch(a -> a.resource().equals("leases")),
                         overlay + ": no ClusterRole grants leases");
             }
-            List<JsonNode> roles = find(docs, "Role").collect(Collectors.toList());
-            assertEquals(1, roles.size(), overlay + ": one namespaced Role");
-            JsonNode role = roles.get(0);
+            List<JsonNode> roles = find(docs, "Role").filter(r -> r.at("/metadata/namespace").asText().equals(NAMESPACE))
+                    .collect(Collectors.toList());
+            assertEquals(List.of("acceltriage-leader-election", "acceltriage-validation"),
+                    roles.stream().map(r -> r.at("/metadata/name").asText()).sorted().collect(Collectors.toList()),
+                    overlay + ": the Roles in acceltriage's own namespace");
+            assertAccessEquals(VALIDATION_ACCESS, grantedBy(roles.stream().filter(r -> r.at("/metadata/name").asText()
+                    .equals("acceltriage-validation")).findFirst().orElseThrow().path("rules")), overlay + ": Role acceltriage-validation");
+            JsonNode role = roles.stream().filter(r -> r.at("/metadata/name").asText().equals("acceltriage-leader-election"))
+                    .findFirst().orElseThrow();
             assertEquals(NAMESPACE, role.at("/metadata/namespace").asText(), overlay + ": the Role's namespace");
             assertAccessEquals(LEADER_ELECTION_ACCESS, grantedBy(role.path("rules")), overlay + ": Role " + role.at("/metadata/name").asText());
 

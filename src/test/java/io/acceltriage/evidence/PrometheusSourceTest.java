@@ -126,6 +126,20 @@ class PrometheusSourceTest {
     }
 
     @Test
+    void aServingReplicasOwnSeriesBecomesTenantEvidenceThatMayNotFence() throws Exception {
+        NodeSamples samples = source().read("gpu-h100-01");
+        MetricsCollector.Result result = new MetricsCollector(n -> samples, Toolsets.load("tools")).collect("gpu-h100-01");
+        Observation queue = result.observations().stream().filter(o -> o.fact() instanceof Facts.MetricReading m
+                && m.metric().equals("vllm:num_requests_waiting")).findFirst().orElseThrow(() -> new AssertionError(
+                "the serving toolset's gauge is evidence: " + result.observations()));
+        assertEquals(Trust.TENANT, queue.trust(), "the replica serves it: " + queue);
+        assertEquals("llm-serve-1", ((Facts.MetricReading) queue.fact()).pod());
+        Observation xidReading = result.observations().stream().filter(o -> o.summary().contains("DCGM_FI_DEV_XID_ERRORS")).findFirst()
+                .orElse(null);
+        assertTrue(xidReading == null || xidReading.trust() == null, "device readings keep the trust of their kind: " + xidReading);
+    }
+
+    @Test
     void aNodeUnknownToPrometheusHasNoSamplesRatherThanAnError() throws Exception {
         NodeSamples samples = source().read("gpu-a100-09");
         assertTrue(samples.now().isEmpty() && samples.tenMinutesAgo().isEmpty(), samples.toString());
@@ -233,6 +247,9 @@ class PrometheusSourceTest {
         b.append("# HELP kube_node_status_allocatable The allocatable for different resources of a node.\n")
                 .append("# TYPE kube_node_status_allocatable gauge\n")
                 .append("kube_node_status_allocatable{node=\"gpu-h100-01\",resource=\"nvidia_com_gpu\",unit=\"integer\"} 7\n");
+        // A vLLM replica's own queue, relabelled with its node by the PodMonitor: the tenant's series.
+        b.append("# TYPE vllm:num_requests_waiting gauge\n")
+                .append("vllm:num_requests_waiting{model_name=\"llama-3-70b\",namespace=\"serve\",pod=\"llm-serve-1\",node=\"gpu-h100-01\"} 12\n");
         return b.toString();
     }
 

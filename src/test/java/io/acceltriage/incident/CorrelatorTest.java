@@ -68,6 +68,19 @@ class CorrelatorTest {
     }
 
     @Test
+    void aSecondAlertAboutANodeJoinsThatNodesIncidentEvenWhenAnotherNodeOfItsGangOpenedOneSince() {
+        MemoryIndex index = new MemoryIndex();
+        index.addAll(correlator(), List.of(
+                alert("s1", Map.of("alertname", "GpuXidError", "node", "gpu-1", "gpu", "0", "xid", "79")),
+                alert("s2", Map.of("alertname", "GpuXidError", "node", "gpu-2", "gpu", "0", "xid", "79")),
+                alert("s3", Map.of("alertname", "GpuTemperatureWatch", "node", "gpu-1", "gpu", "0"))), a -> T0);
+
+        assertEquals(2, index.groups().size(), "incidents: " + index.groups());
+        assertEquals(Subject.node("gpu-1"), index.groups().get(0).subject());
+        assertEquals(2, index.groups().get(0).alerts().size(), "gpu-1's second alert joins gpu-1's incident");
+    }
+
+    @Test
     void aDeviceAlertOnTheNodeOfOneGangMemberJoinsTheGangsIncidentAndNamesTheNode() {
         MemoryIndex index = new MemoryIndex();
         index.addAll(correlator(), List.of(

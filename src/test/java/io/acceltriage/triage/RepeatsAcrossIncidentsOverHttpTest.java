@@ -128,6 +128,12 @@ class RepeatsAcrossIncidentsOverHttpTest {
             List<io.acceltriage.history.RepeatOffender> offenders = history.repeatOffenders(start.minus(Duration.ofDays(1)), 5);
             assertEquals(List.of(target), offenders.stream().map(o -> o.node() + "/" + o.gpu())
                     .filter(t -> t.startsWith("gpu-a100-")).toList(), "the fleet page's read: " + offenders);
+            String fleet = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/fleet").then().statusCode(200).extract().asString();
+            java.util.regex.Matcher tile = java.util.regex.Pattern.compile("<div class=\"node [a-z]+ repeat\" id=\"node-" + OFFENDER
+                    + "\">.*?</div>", java.util.regex.Pattern.DOTALL).matcher(fleet);
+            assertTrue(tile.find() && tile.group().contains("repeat offender GPU " + gpu + ": 5 fatal XIDs"),
+                    "the fleet map marks the node and names its GPU: " + fleet);
+            assertTrue(fleet.contains("<span class=\"node-key repeat\">"), "the legend explains the mark");
             given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/gpus/" + OFFENDER + "/" + gpu + "/history").then().statusCode(200)
                     .body("faults.size()", equalTo(5))
                     .body("remediations.kind", org.hamcrest.Matchers.hasItem("cordon-node"));

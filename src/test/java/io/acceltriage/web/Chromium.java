@@ -133,6 +133,13 @@ final class Chromium implements AutoCloseable {
         Files.write(file, Base64.getDecoder().decode(png));
     }
 
+    /** One element as drawn, e.g. a chart or a table of charts. */
+    void screenshotOf(String css, Path file) throws Exception {
+        String png = call("GET", "/session/" + session + "/element/" + find(css) + "/screenshot", null).asText();
+        Files.createDirectories(file.getParent());
+        Files.write(file, Base64.getDecoder().decode(png));
+    }
+
     /** The whole page, however long: the window is stretched to the document's height first. */
     void screenshot(Path file) throws Exception {
         long height = call("POST", "/session/" + session + "/execute/sync",

@@ -1,0 +1,87 @@
+package io.acceltriage.action;
+
+import io.acceltriage.policy.ActionKind;
+import io.acceltriage.policy.Policy;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The way back from repair runs in order, each step on its own: {@code repair-node}, then
+ * {@code validate-node} once the repairer answered, then {@code return-node} once the validation passed
+ * (once the repairer answered, where no validation was proposed). A later step proposed with the
+ * first one waits: allowed, it stays PLANNED until the step before it completes; awaiting approval, its
+ * approval window starts only then (and an early approval is kept until then). A step whose step before
+ * it did not complete (rejected, failed, expired) never runs.
+ */
+final class RepairSteps {
+
+    enum Readiness { READY, WAITING, NEVER }
+
+    record State(Readiness readiness, String why) {
+        boolean ready() {
+            return readiness == Readiness.READY;
+        }
+    }
+
+    private static final State FREE = new State(Readiness.READY, "no step before it");
+
+    private final KubernetesClient client;
+    private final ActionStore store;
+    private final Supplier<Policy> policy;
+
+    RepairSteps(KubernetesClient client, ActionStore store, Supplier<Policy> policy) {
+        this.client = client;
+        this.store = store;
+        this.policy = policy;
+    }
+
+    static boolean follows(ActionKind k) {
+        return k == ActionKind.VALIDATE_NODE || k == ActionKind.RETURN_NODE;
+    }
+
+    State of(ActionRecord r) {
+        if (!follows(r.kind())) return FREE;
+        List<ActionRecord> incident = store.ofIncident(r.incidentId());
+        Optional<ActionRecord> before = step(incident, r.kind() == ActionKind.RETURN_NODE ? ActionKind.VALIDATE_NODE : ActionKind.REPAIR_NODE, r)
+                .or(() -> r.kind() == ActionKind.RETURN_NODE ? step(incident, ActionKind.REPAIR_NODE, r) : Optional.empty());
+        if (before.isEmpty()) return FREE;
+        ActionRecord b = before.get();
+        String it = b.kind().wireName() + " " + b.target();
+        switch (b.status()) {
+            case SUCCEEDED:
+                if (b.kind() != ActionKind.REPAIR_NODE) return new State(Readiness.READY, it + " passed");
+                Optional<String> held = withRepair(b.target());
+                return held.map(why -> new State(Readiness.WAITING, why))
+                        .orElse(new State(Readiness.READY, "the repairer answered for " + b.target()));
+            case DRY_RUN:
+                return new State(Readiness.READY, it + " ran as a dry run");
+            case PLANNED:
+            case AWAITING_APPROVAL:
+                return new State(Readiness.WAITING, it + " has not run yet");
+            default:
+                return new State(Readiness.NEVER, it + " is " + b.status().name().toLowerCase() + ", so this step does not run");
+        }
+    }
+
+    private static Optional<ActionRecord> step(List<ActionRecord> incident, ActionKind kind, ActionRecord of) {
+        return incident.stream().filter(a -> a.kind() == kind && a.target().equals(of.target()) && !a.id().equals(of.id())).findFirst();
+    }
+
+    /** Why the node is still with its repairer; empty once it answered (or is gone, which a later step reports). */
+    private Optional<String> withRepair(String node) {
+        Node n = client.nodes().withName(node).get();
+        if (n == null) return Optional.empty();
+        return RepairNode.stillWithRepair(client, policy.get(), n);
+    }
+
+    /**
+     * An approval that waited for the step before it is marked ready by an update of its row (its
+     * {@code updatedAt} moves past {@code createdAt}); its approval window counts from then.
+     */
+    static boolean markedReady(ActionRecord r) {
+        return r.updatedAt() != null && r.createdAt() != null && r.updatedAt().isAfter(r.createdAt());
+    }
+}

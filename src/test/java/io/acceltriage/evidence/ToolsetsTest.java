@@ -1,0 +1,47 @@
+package io.acceltriage.evidence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.acceltriage.config.DataFiles;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The serving and training toolsets: loaded with the device ones, their series marked as the tenant's. */
+class ToolsetsTest {
+
+    @Test
+    void servingAndTrainingToolsetsShipWithTheBuildAndTheirMetricsAreTheTenants() {
+        for (Toolsets t : List.of(Toolsets.load("tools"), Toolsets.load("no-such-folder"))) {
+            List<String> names = t.all().stream().map(Toolset::name).toList();
+            assertTrue(names.containsAll(List.of("dcgm", "serving", "training")), names.toString());
+            for (String metric : List.of("vllm:e2e_request_latency_seconds", "vllm:time_to_first_token_seconds", "vllm:num_requests_waiting",
+                    "nv_inference_request_duration_us", "nv_inference_queue_duration_us", "nv_inference_request_failure",
+                    "tgi_request_duration", "tgi_queue_size", "training_step_duration_seconds",
+                    "training_last_checkpoint_timestamp_seconds")) {
+                assertTrue(t.forMetric(metric).isPresent(), metric);
+                assertTrue(t.servedByTenant(metric), metric);
+            }
+            assertFalse(t.servedByTenant("DCGM_FI_DEV_XID_ERRORS"), "the exporter's series stay the platform's");
+        }
+    }
+
+    @Test
+    void aTrustOtherThanPlatformOrTenantStopsTheStartNamingTheFile() {
+        String yaml = """
+                apiVersion: acceltriage.io/v1
+                kind: Toolset
+                name: mine
+                trust: trusted
+                tools:
+                  - {name: q, description: a queue depth per replica, metric: m, query: 'm'}
+                """;
+        Toolset ts = DataFiles.parse("tools/mine.yaml", yaml.getBytes(StandardCharsets.UTF_8), Toolset.class);
+        DataFiles.InvalidDataFile e = assertThrows(DataFiles.InvalidDataFile.class, () -> Toolsets.validated("tools/mine.yaml", ts));
+        assertEquals("tools/mine.yaml: trust must be platform (a device exporter's series) or tenant (the workload's own), got 'trusted'",
+                e.getMessage());
+    }
+}

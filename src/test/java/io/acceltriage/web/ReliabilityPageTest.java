@@ -1,0 +1,101 @@
+package io.acceltriage.web;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.acceltriage.TestAuth;
+import io.acceltriage.action.Executor;
+import io.acceltriage.policy.ActionKind;
+import io.acceltriage.policy.Decision;
+import io.acceltriage.policy.Proposal;
+import io.acceltriage.policy.Verdict;
+import io.acceltriage.testing.FreshFleet;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** /reliability and the incident page's sparklines over HTTP, after a real sandbox fault. */
+@QuarkusTest
+class ReliabilityPageTest {
+
+    @Inject
+    io.acceltriage.policy.Breaker breaker;
+
+    @Inject
+    io.acceltriage.store.Database database;
+
+    @Inject
+    Executor executor;
+
+    @AfterEach
+    void signOut() {
+        TestAuth.signOut();
+    }
+
+    @Test
+    void afterAFaultTheReliabilityPageChartsItsFamilyAndTheRepeatOffenderTheRuleCounts() {
+        TestAuth.asAdmin();
+        FreshFleet.prepare(database, breaker);
+        given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"gpu-h100-08\",\"gpu\":2,\"xid\":79}")
+                .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
+        String incident = ReviewPageBrowserTest.awaitTriaged("gpu-h100-08");
+        // A fatal-XID reset the policy refused for one GPU: its repeat-offender rule counts it all the same.
+        executor.carryOut(incident, new Proposal(ActionKind.RESET_GPU, "gpu-h100-08/7", "fatal XID", List.of(), "rules"),
+                new Verdict(Decision.DENY, "test", List.of("refused by the test"), false));
+        TestAuth.signOut();
+
+        String page = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/reliability").then().statusCode(200)
+                .contentType(containsString("text/html")).extract().asString();
+        for (String id : List.of("decide", "mitigate", "resolve", "gpu-hours", "per-family", "repeat-gpus", "repeat-nodes")) {
+            assertTrue(Pattern.compile("id=\"chart-" + id + "\">\\s*<h3>[^<]+</h3>\\s*<svg ").matcher(page).find(), id + ": " + page);
+        }
+        assertTrue(page.contains("<a href=\"/reliability\">Reliability</a>"), "linked from the navigation");
+        String family = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/incidents/" + incident).then().statusCode(200)
+                .extract().path("family");
+        Matcher perFamily = Pattern.compile("id=\"chart-per-family\">.*?</svg>", Pattern.DOTALL).matcher(page);
+        assertTrue(perFamily.find() && perFamily.group().contains("<title>" + family + ": "), "the incident's family is a bar: " + page);
+        Matcher decide = Pattern.compile("id=\"chart-decide\">.*?</svg>", Pattern.DOTALL).matcher(page);
+        assertTrue(decide.find() && decide.group().contains("<circle") && decide.group().contains("data-series=\"" + family + "\""),
+                "the incident's time to decide is a point of its family's line: " + decide.group());
+        Matcher gpus = Pattern.compile("id=\"chart-repeat-gpus\">.*?</svg>", Pattern.DOTALL).matcher(page);
+        assertTrue(gpus.find() && gpus.group().contains("<title>gpu-h100-08/7: 1 fatal XIDs</title>"), gpus.group());
+        // The incident was decided within the policy's minute: the "decided" objective has a met bar, and the pools their budgets.
+        Matcher met = Pattern.compile("id=\"chart-objectives-met\">.*?</svg>", Pattern.DOTALL).matcher(page);
+        assertTrue(met.find() && Pattern.compile("<title>decided: [1-9][0-9]* incidents</title>").matcher(met.group()).find(), page);
+        assertTrue(page.contains("id=\"chart-objectives-breached\"") && page.contains("id=\"chart-budgets\""), page);
+    }
+
+    @Test
+    void theIncidentPageDrawsTheDeviceMetricsTriageReadAroundTheFault() {
+        TestAuth.asAdmin();
+        FreshFleet.prepare(database, breaker);
+        given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"gpu-h100-09\",\"gpu\":0,\"xid\":79}")
+                .post("/api/v1/sandbox/faults").then().statusCode(202);
+        String incident = ReviewPageBrowserTest.awaitTriaged("gpu-h100-09");
+        TestAuth.signOut();
+        String page = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/incidents/" + incident).then().statusCode(200).extract().asString();
+        Matcher table = Pattern.compile("<table id=\"incident-charts\".*?</table>", Pattern.DOTALL).matcher(page);
+        assertTrue(table.find(), page);
+        assertTrue(table.group().contains("DCGM_FI_DEV_XID_ERRORS") && table.group().contains("<svg") && table.group().contains("class=\"sparkline\""),
+                "the XID reading as a sparkline: " + table.group());
+        assertTrue(!table.group().contains("DCGM_FI_DEV_MEMORY_TEMP"), "readings that neither moved nor are cited stay in the evidence");
+        assertTrue(Pattern.compile("<title>gpu-h100-09 GPU 0 DCGM_FI_DEV_XID_ERRORS: ([0-9.]+ before, )?79 at the alert[^<]*</title>")
+                .matcher(table.group()).find(), table.group());
+    }
+
+    @Test
+    void aBadSinceIsA400PageThatSaysWhyAndAnonymousVisitorsSignInFirst() {
+        given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/reliability?since=yesterday").then().statusCode(400)
+                .body(containsString("since must be an RFC 3339 time"));
+        given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/reliability?pool=<b>").then().statusCode(400)
+                .body(containsString("pool must be a Kubernetes label value")).body(containsString("&lt;b&gt;"));
+        int status = given().redirects().follow(false).get("/reliability").then().extract().statusCode();
+        assertTrue(status == 401 || status == 303 || status == 302, "anonymous: " + status);
+    }
+}
