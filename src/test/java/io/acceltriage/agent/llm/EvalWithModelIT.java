@@ -64,7 +64,8 @@ class EvalWithModelIT {
             int n = Integer.parseInt(incidents.group(1));
             assertEquals(server.requests().size(), Math.round(Double.parseDouble(trips.group(1)) * n), report);
             assertTrue(Integer.parseInt(tokens.group(1)) > 0, report);
-            assertTrue(report.strip().endsWith("2 passed, 0 failed"), "the rules' own verdict ends the report: " + report);
+            // A line, not the last one: the jar's shutdown may log after the report (ObjectiveWatch's tick, left to its owner).
+            assertTrue(report.lines().anyMatch(l -> l.equals("2 passed, 0 failed")), "the rules' own verdict: " + report);
         }
     }
 
