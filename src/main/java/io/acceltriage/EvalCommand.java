@@ -13,6 +13,7 @@ import jakarta.inject.Inject;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -31,7 +32,7 @@ class EvalCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--verbose", description = "print each scenario's proposals")
     boolean verbose;
 
-    @CommandLine.Option(names = "--llm", description = "also replay through the configured model (ACCELTRIAGE_LLM_*) and report its accuracy beside the rules'")
+    @CommandLine.Option(names = "--llm", description = "also replay through the configured model (ACCELTRIAGE_LLM_*) and report its accuracy, round trips, tokens and seconds per incident beside the rules'")
     boolean llm;
 
     @CommandLine.Spec
@@ -84,6 +85,7 @@ class EvalCommand implements Callable<Integer> {
             }
             done++;
             ReplayResult r;
+            ModelScore.Run rules;
             try {
                 if (new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8).contains(Capture.PLACEHOLDER)) {
                     // capture's expectation is a guess ("none") that would pass or fail by chance, never a judgement
@@ -94,7 +96,11 @@ class EvalCommand implements Callable<Integer> {
                     continue;
                 }
                 Scenario s = ScenarioLoader.load(file);
-                r = replay.run(file, s, override);
+                long t0 = System.nanoTime();
+                Replay.Outcome o = replay.replay(file, s, override);
+                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+                r = replay.judge(s, o);
+                rules = new ModelScore.Run(o, r, took);
             } catch (RuntimeException | java.io.IOException e) {
                 out.println("FAIL " + file.getFileName() + ": " + e.getMessage());
                 failed++;
@@ -117,8 +123,10 @@ class EvalCommand implements Callable<Integer> {
             if (modelReplay != null) {
                 try {
                     Scenario s = ScenarioLoader.load(file);
+                    long t0 = System.nanoTime();
                     Replay.Outcome o = modelReplay.replay(file, s, override);
-                    out.println("     " + score.add(s.spec().expect().family(), o, modelReplay.judge(s, o)));
+                    Duration took = Duration.ofNanos(System.nanoTime() - t0);
+                    out.println("     " + score.add(s.spec().expect().family(), new ModelScore.Run(o, modelReplay.judge(s, o), took), rules));
                 } catch (RuntimeException e) {
                     out.println("     model replay failed: " + e.getMessage());
                 }

@@ -26,6 +26,9 @@ public sealed interface Command {
 
     record Help() implements Command {}
 
+    /** A free-form question ("why was gpu-h100-03 cordoned?"): the model answers it, else the rules. */
+    record Question(String text) implements Command {}
+
     /** Not understood: {@code problem} says what was wrong, for the person to fix. */
     record Unknown(String problem) implements Command {}
 }

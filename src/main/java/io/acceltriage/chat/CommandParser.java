@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,6 +24,10 @@ public final class CommandParser {
     private static final Pattern MATCHER = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]{0,127})=(\\S{1,256})");
     private static final Pattern DURATION = Pattern.compile("(?:(\\d{1,3})d)?(?:(\\d{1,4})h)?(?:(\\d{1,5})m)?");
     static final Duration MAX_SILENCE = Duration.ofDays(7);
+    static final int MAX_QUESTION = 2_000;
+    private static final Set<String> COMMANDS = Set.of("help", "?", "investigate", "status", "approve", "reject", "silence", "reset");
+    private static final Set<String> QUESTION_WORDS = Set.of("what", "what's", "whats", "why", "how", "when", "which", "who",
+            "where", "is", "was", "were", "are", "did", "does", "do", "has", "have", "can", "could", "should", "tell", "explain");
 
     private CommandParser() {}
 
@@ -32,6 +37,11 @@ public final class CommandParser {
             return new Command.Help();
         }
         String verb = w.get(0).toLowerCase(Locale.ROOT);
+        // `why ACTION_ID` stays the audit answer; a verb of ours with a "?" stays that command, so a question never acts.
+        if (w.size() >= 2 && isQuestion(verb, text.strip()) && !(w.size() == 2 && verb.equals("why") && ID.matcher(w.get(1)).matches())) {
+            return text.length() > MAX_QUESTION ? new Command.Unknown("ask in at most " + MAX_QUESTION + " characters")
+                    : new Command.Question(text.strip());
+        }
         return switch (verb) {
             case "help", "?" -> new Command.Help();
             case "investigate" -> investigate(w);
@@ -48,6 +58,11 @@ public final class CommandParser {
                     : new Command.Unknown("say `reset breaker`");
             default -> new Command.Unknown("I do not know `" + abbreviate(w.get(0)) + "`");
         };
+    }
+
+    /** Not a command but a question: it ends in "?" or opens with a question word, and its verb is none of ours. */
+    private static boolean isQuestion(String verb, String text) {
+        return QUESTION_WORDS.contains(verb) || (text.endsWith("?") && !COMMANDS.contains(verb));
     }
 
     private static Command investigate(List<String> w) {

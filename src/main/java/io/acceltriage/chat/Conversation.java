@@ -12,8 +12,8 @@ import org.jboss.logging.Logger;
 /**
  * Answers what people say in Slack or Teams: one parser, one dispatch, so both channels behave the
  * same. Each command family has its own class: {@link ChatDecisions} (approve, reject, reset the
- * breaker: approvers only), {@link StatusAnswers} (status, why), {@link Silences}; investigations go to
- * the responder.
+ * breaker: approvers only), {@link StatusAnswers} (status, why), {@link Silences}, {@link Questions} (free-form,
+ * answered by the model when there is one); investigations go to the responder.
  */
 @ApplicationScoped
 public class Conversation {
@@ -24,15 +24,17 @@ public class Conversation {
     private final ChatDecisions decisions;
     private final StatusAnswers status;
     private final Silences silences;
+    private final Questions questions;
     private final Template help;
     private final Template investigation;
 
     Conversation(Instance<Responder> responder, ChatDecisions decisions, StatusAnswers status, Silences silences,
-            @Location("chat/help.txt") Template help, @Location("chat/investigation.txt") Template investigation) {
+            Questions questions, @Location("chat/help.txt") Template help, @Location("chat/investigation.txt") Template investigation) {
         this.responder = responder;
         this.decisions = decisions;
         this.status = status;
         this.silences = silences;
+        this.questions = questions;
         this.help = help;
         this.investigation = investigation;
     }
@@ -58,6 +60,7 @@ public class Conversation {
         if (command instanceof Command.Reject r) return decisions.decide(user, r.actionId(), false, r.reason());
         if (command instanceof Command.Silence s) return silences.answer(user, s);
         if (command instanceof Command.ResetBreaker) return decisions.resetBreaker(user);
+        if (command instanceof Command.Question q) return questions.answer(q.text());
         return ((Command.Unknown) command).problem() + ". Say `help` for what I understand.";
     }
 

@@ -4,11 +4,13 @@ import io.acceltriage.agent.Assessment;
 import io.acceltriage.agent.ModelRun;
 import io.acceltriage.diagnosis.Family;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
 
 /**
  * The model's score over replayed scenarios, beside the rules': family and proposal accuracy, how
- * often it disagreed with the rules or failed over to them, and round trips and tokens per incident.
+ * often it disagreed with the rules or failed over to them, and round trips, tokens and seconds per
+ * incident.
  * Used by {@code eval --llm} and by the benchmark.
  */
 public final class ModelScore {
@@ -23,16 +25,39 @@ public final class ModelScore {
     private long tokensIn;
     private long tokensOut;
     private int maxRoundTrips;
+    private long nanos;
+    private int rulesScenarios;
+    private int rulesFamilyRight;
+    private int rulesProposalsRight;
+    private int rulesIncidents;
+    private long rulesNanos;
 
-    /** Adds one scenario: what it expects, and the model-reviewed outcome judged against it. */
-    public ScenarioLine add(String expectedFamily, Replay.Outcome outcome, ReplayResult judged) {
+    /** One replay of a scenario: the outcome, judged against the scenario, and how long it took. */
+    public record Run(Replay.Outcome outcome, ReplayResult judged, Duration took) {}
+
+    /**
+     * Adds one scenario: what it expects, its replay through the model judged against it, and its
+     * replay by the rules alone ({@code rules}, or null), for the report side by side.
+     */
+    public ScenarioLine add(String expectedFamily, Run model, Run rules) {
+        if (rules != null) {
+            rulesScenarios++;
+            if (rules.judged().familyRight()) rulesFamilyRight++;
+            if (rules.judged().proposalsRight()) rulesProposalsRight++;
+            rulesIncidents += rules.outcome().assessments().size();
+            rulesNanos += rules.took().toNanos();
+        }
+        nanos += model.took().toNanos();
+        Replay.Outcome outcome = model.outcome();
+        ReplayResult judged = model.judged();
         scenarios++;
         Family family = modelFamily(outcome.assessments());
         boolean right = family.wireName().equals(expectedFamily);
         if (right) familyRight++;
         if (judged.proposalsRight()) proposalsRight++;
         int trips = 0;
-        long tokens = 0;
+        long in = 0;
+        long out = 0;
         String fallback = null;
         for (Assessment a : outcome.assessments()) {
             ModelRun m = a.model();
@@ -43,7 +68,8 @@ public final class ModelScore {
             maxRoundTrips = Math.max(maxRoundTrips, m.roundTrips());
             tokensIn += m.tokensIn();
             tokensOut += m.tokensOut();
-            tokens += m.tokensIn() + m.tokensOut();
+            in += m.tokensIn();
+            out += m.tokensOut();
             if (m.fallback() != null) {
                 fallbacks++;
                 fallback = m.fallback();
@@ -51,14 +77,21 @@ public final class ModelScore {
                 disagreements++;
             }
         }
-        return new ScenarioLine(family.wireName(), right, judged.proposalsRight(), trips, tokens, fallback);
+        return new ScenarioLine(family.wireName(), right, judged.proposalsRight(), trips, in, out, model.took(), rules, fallback);
     }
 
-    public record ScenarioLine(String family, boolean familyRight, boolean proposalsRight, int roundTrips, long tokens, String fallback) {
+    /** One scenario's line: the model's result, and beside it the rules' ({@code rules} null: not replayed by the rules here). */
+    public record ScenarioLine(String family, boolean familyRight, boolean proposalsRight, int roundTrips, long tokensIn,
+            long tokensOut, Duration took, Run rules, String fallback) {
         @Override
         public String toString() {
-            return "model: family " + family + (familyRight ? "" : " (wrong)") + ", proposals " + (proposalsRight ? "right" : "wrong")
-                    + ", " + roundTrips + " round trips, " + tokens + " tokens" + (fallback == null ? "" : ", fell back: " + fallback);
+            String line = "model: family " + family + (familyRight ? "" : " (wrong)") + ", proposals " + (proposalsRight ? "right" : "wrong")
+                    + ", " + roundTrips + " round trips, " + tokensIn + " tokens in, " + tokensOut + " out, " + seconds(took.toNanos()) + " s";
+            if (rules != null) {
+                line += " | rules: family " + rules.judged().family() + (rules.judged().familyRight() ? "" : " (wrong)") + ", proposals "
+                        + (rules.judged().proposalsRight() ? "right" : "wrong") + ", " + seconds(rules.took().toNanos()) + " s";
+            }
+            return line + (fallback == null ? "" : ", fell back: " + fallback);
         }
     }
 
@@ -71,16 +104,38 @@ public final class ModelScore {
                 .orElse(Family.NONE);
     }
 
+    /**
+     * The totals: the model's family and proposal accuracy, round trips, tokens and seconds per
+     * incident, and the rules' own result over the same scenarios beside them when they were replayed.
+     */
     public void report(PrintWriter out, String model) {
         if (scenarios == 0) return;
-        out.printf("model %s: family accuracy %.1f%% (%d/%d), proposal accuracy %.1f%% (%d/%d), %d disagreements, %d fallbacks%n",
-                model, 100.0 * familyRight / scenarios, familyRight, scenarios, 100.0 * proposalsRight / scenarios, proposalsRight,
-                scenarios, disagreements, fallbacks);
-        if (incidents > 0) {
-            out.printf("model %s: %.2f round trips per incident (max %d), %.0f tokens in and %.0f out per incident, over %d incidents%n",
-                    model, (double) roundTrips / incidents, maxRoundTrips, (double) tokensIn / incidents, (double) tokensOut / incidents,
-                    incidents);
-        }
+        boolean rules = rulesScenarios > 0;
+        String header = "model " + model;
+        String row = "%-27s %-22s" + (rules ? " %s" : "") + "%n";
+        out.printf(row, "over " + scenarios + " scenarios", header, "rules");
+        out.printf(row, "family accuracy", percent(familyRight, scenarios), percent(rulesFamilyRight, rulesScenarios));
+        out.printf(row, "proposals right", percent(proposalsRight, scenarios), percent(rulesProposalsRight, rulesScenarios));
+        out.printf(row, "incidents", incidents, rulesIncidents);
+        out.printf(row, "round trips per incident", String.format("%.2f (max %d)", roundTripsPerIncident(), maxRoundTrips), "0");
+        out.printf(row, "input tokens per incident", String.format("%.0f", tokensInPerIncident()), "0");
+        out.printf(row, "output tokens per incident", String.format("%.0f", incidents == 0 ? 0.0 : (double) tokensOut / incidents), "0");
+        out.printf(row, "seconds per incident", seconds(incidents == 0 ? 0 : nanos / incidents),
+                seconds(rulesIncidents == 0 ? 0 : rulesNanos / rulesIncidents));
+        out.printf("model %s: %d disagreements with the rules, %d fallbacks to them%n", model, disagreements, fallbacks);
+    }
+
+    private static String percent(int right, int of) {
+        return String.format("%.1f%% (%d/%d)", of == 0 ? 0.0 : 100.0 * right / of, right, of);
+    }
+
+    private static String seconds(long nanos) {
+        return String.format("%.2f", nanos / 1e9);
+    }
+
+    /** Input tokens per incident the model saw, over everything added: the figure a self-hosted model's context must hold. */
+    public double tokensInPerIncident() {
+        return incidents == 0 ? 0 : (double) tokensIn / incidents;
     }
 
     public int maxRoundTrips() {

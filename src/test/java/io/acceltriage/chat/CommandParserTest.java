@@ -55,6 +55,17 @@ class CommandParserTest {
     }
 
     @Test
+    void aFreeFormQuestionIsAQuestionButNeverACommandOfOurs() {
+        assertEquals(new Command.Question("why was gpu-h100-03 cordoned?"), CommandParser.parse(" why was gpu-h100-03 cordoned? "));
+        assertEquals(new Command.Question("what is wrong with incident inc-12"), CommandParser.parse("what is wrong with incident inc-12"));
+        assertEquals(new Command.Question("gpu-h100-03 looks odd, anything known?"), CommandParser.parse("gpu-h100-03 looks odd, anything known?"));
+        assertEquals(new Command.Why("act-1a2b"), CommandParser.parse("why act-1a2b"));
+        assertInstanceOf(Command.Unknown.class, CommandParser.parse("approve act-1a2b?"), "an action verb with a ? acts on nothing");
+        assertInstanceOf(Command.Unknown.class, CommandParser.parse("why"));
+        assertInstanceOf(Command.Unknown.class, CommandParser.parse("what " + "x".repeat(CommandParser.MAX_QUESTION)));
+    }
+
+    @Test
     void anUnknownVerbSaysWhichOne() {
         assertTrue(((Command.Unknown) CommandParser.parse("reboot node gpu-1")).problem().contains("reboot"));
     }

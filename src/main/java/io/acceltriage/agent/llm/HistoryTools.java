@@ -34,25 +34,29 @@ class HistoryTools {
                 EvidenceTools.tool(ToolSpecification.builder().name("get_incident")
                         .description("One incident by id: subject, state, family, confidence, summary.")
                         .parameters(JsonObjectSchema.builder().addStringProperty("id", "the incident id").required("id").build()).build(),
-                        args -> {
-                            String id = AgentTool.text(args, "id");
-                            return incidents.find(id == null ? "" : id).map(HistoryTools::line).orElse("no incident " + id);
-                        }),
+                        args -> incident(AgentTool.text(args, "id"))),
                 EvidenceTools.tool(ToolSpecification.builder().name("audit_trail")
                         .description("The audit records of one incident in order: what was received, concluded, proposed, judged and done.")
                         .parameters(JsonObjectSchema.builder().addStringProperty("incident_id", "the incident id").required("incident_id").build()).build(),
-                        args -> {
-                            String id = AgentTool.text(args, "incident_id");
-                            List<AuditRecord> rows = audit.find(new AuditQuery(id, null, null, null, null, null, null, 50));
-                            if (rows.isEmpty()) return "no audit records for " + id;
-                            StringBuilder sb = new StringBuilder();
-                            for (AuditRecord r : rows) {
-                                String p = r.payload() == null ? "" : r.payload().toString();
-                                sb.append(r.at()).append(' ').append(r.kind().wireName()).append(' ')
-                                        .append(p.length() > 400 ? p.substring(0, 400) + "…" : p).append('\n');
-                            }
-                            return sb.toString().strip();
-                        }));
+                        args -> auditTrail(AgentTool.text(args, "incident_id"))));
+    }
+
+    /** One incident's headline, as the get_incident tool and a chat answer's context give it. */
+    String incident(String id) {
+        return incidents.find(id == null ? "" : id).map(HistoryTools::line).orElse("no incident " + id);
+    }
+
+    /** One incident's audit records in order, each cut to 400 characters, as the audit_trail tool gives them. */
+    String auditTrail(String id) {
+        List<AuditRecord> rows = audit.find(new AuditQuery(id, null, null, null, null, null, null, 50));
+        if (rows.isEmpty()) return "no audit records for " + id;
+        StringBuilder sb = new StringBuilder();
+        for (AuditRecord r : rows) {
+            String p = r.payload() == null ? "" : r.payload().toString();
+            sb.append(r.at()).append(' ').append(r.kind().wireName()).append(' ')
+                    .append(p.length() > 400 ? p.substring(0, 400) + "…" : p).append('\n');
+        }
+        return sb.toString().strip();
     }
 
     /**

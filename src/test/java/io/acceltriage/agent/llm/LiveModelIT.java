@@ -6,14 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.acceltriage.chat.FakeChat;
 import io.acceltriage.testing.ServerProcess;
 import io.acceltriage.testing.ServiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -21,6 +28,8 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * calls the model — for the summary of a clear XID 79 (on a node of the training gang), for an investigation of an XID 31 the rules
  * classify with low confidence — and every call is in that incident's audit. When the model answers
  * 500 or hangs past the timeout, the incident still concludes by the rules and the audit says so.
- * The model is a scripted OpenAI-compatible server on loopback that counts what it is sent.
+ * A free-form Slack question is answered by the model from the incident's record, and by the rules
+ * (saying so) when the model is down. The model is a scripted OpenAI-compatible server on loopback
+ * that counts what it is sent.
  */
 class LiveModelIT {
 
@@ -38,6 +49,8 @@ class LiveModelIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern EVIDENCE_LINE = Pattern.compile("(?m)^(E\\d+) \\[");
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
+    private static final Pattern CHAT_ABOUT = Pattern.compile("The question is about incident (inc-[a-z0-9]+)\\.");
+    private static final String SLACK_SECRET = "live-model-slack-signing-secret";
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS) // a failure keeps service.log
     Path data;
@@ -51,7 +64,10 @@ class LiveModelIT {
                         "ACCELTRIAGE_LLM_BASE_URL", server.baseUrl(),
                         "ACCELTRIAGE_LLM_API_KEY", "sk-live-test-not-real",
                         "ACCELTRIAGE_LLM_MODEL", ScriptedModelServer.MODEL,
-                        "ACCELTRIAGE_LLM_TIMEOUT", TIMEOUT.toSeconds() + "s"))) {
+                        "ACCELTRIAGE_LLM_TIMEOUT", TIMEOUT.toSeconds() + "s",
+                        "ACCELTRIAGE_SLACK_SIGNING_SECRET", SLACK_SECRET,
+                        "ACCELTRIAGE_SLACK_BOT_TOKEN", "xoxb-test-token",
+                        "ACCELTRIAGE_SLACK_API_URL", FakeChat.start().url() + "/slack/api"))) {
             service.awaitReady(Duration.ofSeconds(120));
 
             JsonNode mode = json(service.awaitBody("/api/v1/mode", ADMIN, Duration.ofSeconds(20), b -> b.contains("\"reachable\"")));
@@ -67,6 +83,16 @@ class LiveModelIT {
             assertEquals("ok", calls.get(0).path("payload").path("outcome").asText());
             assertTrue(calls.get(0).path("payload").path("tokensIn").asLong() > 0, calls.toString());
             assertTrue(xid79.path("summary").asText().startsWith("Scripted summary"), xid79.path("summary").asText());
+
+            // A question in Slack: the model answers it from the incident's record and audit, cited; the call is on its trail.
+            String chat = ask(service, "why was gpu-h100-03 cordoned?", "q-cordoned");
+            assertTrue(chat.startsWith("Scripted chat answer about " + xid79.path("id").asText()), chat);
+            assertTrue(chat.contains("Answered by the model " + ScriptedModelServer.MODEL + " from incident " + xid79.path("id").asText()), chat);
+            JsonNode asked = server.requests().stream().filter(r -> sent(r).contains("why was gpu-h100-03 cordoned?")).findFirst().orElseThrow();
+            assertTrue(sent(asked).contains("<untrusted-data source=\"audit:" + xid79.path("id").asText() + "\">"), sent(asked));
+            assertTrue(sent(asked).contains("model.call"), "the audit trail reached the model: " + sent(asked));
+            assertTrue(audit(service, xid79, "model.call").stream().anyMatch(c -> c.path("payload").path("purpose").asText().equals("chat")
+                    && c.path("payload").path("outcome").asText().equals("ok")), "the chat call is audited on the incident");
 
             // An XID 31 the rules call application with low confidence: the model investigates, then summarises.
             JsonNode xid31 = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-08\",\"gpu\":1,\"xid\":31}", "gpu-h100-08");
@@ -84,6 +110,13 @@ class LiveModelIT {
             JsonNode failed = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-06\",\"gpu\":5,\"xid\":79}", "gpu-h100-06");
             assertTookOver(service, failed, "server-error");
             assertTrue(failed.path("summary").asText().startsWith("DEVICE fault on node:gpu-h100-06"), failed.path("summary").asText());
+
+            // The model down: the question gets the rules' answer, which says so, and the failed call is audited.
+            String down = ask(service, "what is wrong with incident " + failed.path("id").asText() + "?", "q-down");
+            assertTrue(down.startsWith("The model could not answer (model call failed (server-error)"), down);
+            assertTrue(down.contains("so this is the rules' answer:") && down.contains(failed.path("id").asText()), down);
+            assertTrue(audit(service, failed, "model.call").stream().anyMatch(c -> c.path("payload").path("purpose").asText().equals("chat")
+                    && c.path("payload").path("outcome").asText().equals("server-error")), "the failed chat call is audited");
 
             // The model hangs past the timeout on an investigation: still concluded, within the timeout and a margin.
             model.set(req -> new ScriptedModelServer.Reply(200, agreeable(req).body(), 15_000));
@@ -133,9 +166,37 @@ class LiveModelIT {
         }
     }
 
+    /** Asks {@code question} with a signed Slack slash command; returns the answer posted to its response_url. */
+    private static String ask(ServiceProcess service, String question, String name) throws Exception {
+        String fake = FakeChat.start().url();
+        String body = "command=%2Ftriage&user_id=U0SOMEONE&user_name=sam&channel_id=C0OPS&text="
+                + URLEncoder.encode(question, StandardCharsets.UTF_8) + "&response_url="
+                + URLEncoder.encode(fake + "/slack/response/" + name, StandardCharsets.UTF_8);
+        long ts = System.currentTimeMillis() / 1000;
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(SLACK_SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        String sig = "v0=" + HexFormat.of().formatHex(mac.doFinal(("v0:" + ts + ":" + body).getBytes(StandardCharsets.UTF_8)));
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(service.url("/api/v1/slack/commands")))
+                .header("Content-Type", "application/x-www-form-urlencoded").header("X-Slack-Request-Timestamp", Long.toString(ts))
+                .header("X-Slack-Signature", sig).POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            List<FakeChat.Received> got = FakeChat.recorded(fake, "/slack/response/" + name);
+            if (!got.isEmpty()) return got.get(0).json().path("text").asText();
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no answer to '" + question + "' within 60 s");
+    }
+
     /** What a cooperative model answers: the investigation agrees with the rules' XID reading, the summary cites real evidence. */
     private static ScriptedModelServer.Reply agreeable(JsonNode request) {
         String sent = sent(request);
+        Matcher about = CHAT_ABOUT.matcher(sent);
+        if (sent.contains("answering an engineer's question in a chat channel") && about.find()) {
+            return ScriptedModelServer.answer(Map.of("text", "Scripted chat answer about " + about.group(1) + ": XID 79, the GPU fell off the bus.",
+                    "evidenceIds", List.of(about.group(1))));
+        }
         List<String> ids = new ArrayList<>();
         Matcher m = EVIDENCE_LINE.matcher(sent);
         while (m.find() && ids.size() < 2) ids.add(m.group(1));
@@ -177,8 +238,10 @@ class LiveModelIT {
                 "the audit says the rules took over");
     }
 
+    /** The triage's input tokens: the chat questions asked about the incident are not its cost. */
     private static long tokensIn(ServiceProcess service, JsonNode incident) {
-        return audit(service, incident, "model.call").stream().mapToLong(c -> c.path("payload").path("tokensIn").asLong()).sum();
+        return audit(service, incident, "model.call").stream().filter(c -> !c.path("payload").path("purpose").asText().equals("chat"))
+                .mapToLong(c -> c.path("payload").path("tokensIn").asLong()).sum();
     }
 
     private static List<JsonNode> audit(ServiceProcess service, JsonNode incident, String kind) {

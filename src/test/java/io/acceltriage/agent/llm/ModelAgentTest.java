@@ -15,6 +15,10 @@ import io.acceltriage.agent.ModelRun;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditQuery;
 import io.acceltriage.audit.AuditReader;
+import io.acceltriage.audit.AuditRecord;
+import io.acceltriage.incident.IncidentStore;
+import io.acceltriage.incident.Subject;
+import io.acceltriage.store.Database;
 import io.acceltriage.config.Secret;
 import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Decision;
@@ -27,6 +31,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +68,12 @@ class ModelAgentTest {
 
     @Inject
     AuditReader auditReader;
+
+    @Inject
+    IncidentStore incidents;
+
+    @Inject
+    Database database;
 
     ScriptedModelServer server;
 
@@ -295,11 +306,29 @@ class ModelAgentTest {
                     return ScriptedModelServer.answer(Map.of("text", toolResult.contains("<untrusted-data source=\"tool:recent_incidents\">")
                             ? "Nothing unusual in the recent incidents." : "envelope missing", "evidenceIds", List.of()));
                 });
-        ChatAnswer answer = chat.answer("anything wrong on gpu-h100-03? my token=abc123secret", agent(Duration.ofSeconds(10)));
-        assertEquals("Nothing unusual in the recent incidents.", answer.text());
+        ChatAnswerer.Reply reply = chat.answer("anything wrong on gpu-h100-03? my token=abc123secret", null, agent(Duration.ofSeconds(10)));
+        assertEquals("Nothing unusual in the recent incidents.", reply.answer().text());
         assertFalse(server.everythingSent().contains("abc123secret"));
         long after = auditReader.find(new AuditQuery(null, AuditKind.MODEL_CALL, null, null, null, null, null, 10_000)).size();
         assertEquals(2, after - before);
+    }
+
+    @Test
+    void aChatAnswerAboutAnIncidentComesFromItsRecordAndOneCitingWhatTheRecordDoesNotHoldIsRefused() {
+        String id = database.transaction(tx -> incidents.open(tx, Subject.node("gpu-chat-01"), "gpu-chat-01", Instant.now()).id());
+        server.thenAnswer(Map.of("text", "It is still being triaged.", "evidenceIds", List.of(id)))
+                .thenAnswer(Map.of("text", "It was cordoned for XID 79 [E42].", "evidenceIds", List.of(id, "E42")));
+        ChatAnswerer.Reply cited = chat.answer("what is wrong with " + id + "?", id, agent(Duration.ofSeconds(10)));
+        assertEquals("It is still being triaged.", cited.answer().text());
+        assertTrue(server.everythingSent().contains("<untrusted-data source=\"audit:" + id + "\">"), "the record goes first");
+
+        ChatAnswerer.Reply invented = chat.answer("why was gpu-chat-01 cordoned?", id, agent(Duration.ofSeconds(10)));
+        assertNull(invented.answer());
+        assertTrue(invented.unavailable().contains("E42"), invented.unavailable());
+        List<AuditRecord> trail = auditReader.find(AuditQuery.forIncident(id));
+        assertEquals(2, trail.stream().filter(r -> r.kind() == AuditKind.MODEL_CALL).count(), "both calls on the incident's trail");
+        assertTrue(trail.stream().anyMatch(r -> r.kind() == AuditKind.GUARDRAIL && r.payload().path("guard").asText().equals("fallback")
+                && r.payload().path("detail").asText().contains("E42")), "the refusal is audited");
     }
 
     @Test
@@ -307,6 +336,8 @@ class ModelAgentTest {
         given().get("/api/v1/mode").then().statusCode(200).body("mode", equalTo("rules"));
         assertFalse(mode.configured());
         assertTrue(mode.agent().isEmpty());
-        assertTrue(chat.answer("what broke?").text().startsWith("acceltriage runs in rules mode"));
+        ChatAnswerer.Reply reply = chat.answer("what broke?", null);
+        assertNull(reply.answer());
+        assertTrue(reply.unavailable().startsWith("No model is configured"), reply.unavailable());
     }
 }

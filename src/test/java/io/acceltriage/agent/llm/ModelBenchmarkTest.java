@@ -64,8 +64,10 @@ class ModelBenchmarkTest {
                 if (!only.isEmpty() && java.util.Arrays.stream(only.split(",")).noneMatch(o -> f.getFileName().toString().startsWith(o))) continue;
                 Scenario s = ScenarioLoader.load(f);
                 Replay replay = new Replay(factory, policy, mode.agentFor(settings));
+                long started = System.nanoTime();
                 Replay.Outcome o = replay.replay(f, s, null);
-                out.println(s.name() + ": " + score.add(s.spec().expect().family(), o, replay.judge(s, o)));
+                Duration took = Duration.ofNanos(System.nanoTime() - started);
+                out.println(s.name() + ": " + score.add(s.spec().expect().family(), new ModelScore.Run(o, replay.judge(s, o), took), null));
             }
             score.report(out, ScriptedModelServer.MODEL + " (scripted)");
             String dump = System.getProperty("acceltriage.benchmark.dump"); // a file to read every request in full
@@ -73,6 +75,8 @@ class ModelBenchmarkTest {
             out.println("input per incident by part (characters / 4): " + whereTheInputGoes(server.requests(), score.incidents()));
             assertEquals(0, score.fallbacks(), "no run may fall back against a well-behaved model");
             assertTrue(score.maxRoundTrips() <= 3, "at most three round trips per incident, saw " + score.maxRoundTrips());
+            assertTrue(score.tokensInPerIncident() <= 4_000, "at most 4,000 input tokens per incident (issue #16), saw "
+                    + Math.round(score.tokensInPerIncident()));
         }
     }
 
