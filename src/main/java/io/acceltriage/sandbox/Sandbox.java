@@ -171,7 +171,9 @@ public class Sandbox {
     }
 
     /** Where this service serves the node's simulated exporter. */
+    /** The node's simulated exporter; null for a name that is no Kubernetes name (it would leave the exporter's path). */
     public String exporterUrl(String node) {
+        if (!io.acceltriage.config.KubernetesNames.isName(node)) return null;
         return "http://127.0.0.1:" + port.port() + "/sandbox/exporter/" + node + "/metrics";
     }
 

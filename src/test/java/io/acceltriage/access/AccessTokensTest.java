@@ -86,7 +86,7 @@ class AccessTokensTest {
     @Test
     void aSessionEndsWhenItExpiresIsForgedItsTokenIsWithdrawnOrReplacedOrItSignsOut() {
         AccessTokens t = tokens("alice:approver:" + ALICE, null);
-        RevokedSessions revoked = new RevokedSessions(io.acceltriage.store.TestDatabases.all().get(0));
+        RevokedSessions revoked = new RevokedSessions(io.acceltriage.store.TestDatabases.h2());
         byte[] key = "k".repeat(32).getBytes();
         Instant now = Instant.parse("2026-11-30T03:00:00Z");
         Sessions sessions = new Sessions(key, Duration.ofHours(12), t, revoked, Clock.fixed(now, ZoneOffset.UTC));

@@ -42,7 +42,7 @@ class ApiFailuresTest {
     void start() {
         server = new KubernetesMockServer(false);
         server.init();
-        database = TestDatabases.all().get(0);
+        database = TestDatabases.h2();
         // No client-side retries: the executor's own attempts are what is under test. A short request
         // timeout stands for the production one (acceltriage.cluster.request-timeout) against a hung server.
         var client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(new io.fabric8.kubernetes.client.ConfigBuilder(

@@ -52,7 +52,7 @@ class BackToServiceTest {
     void start() {
         cluster = SimulatedCluster.start();
         client = cluster.client();
-        database = TestDatabases.all().get(0);
+        database = TestDatabases.h2();
         audit = TestAudit.on(database);
         executor = executor(null);
     }

@@ -50,7 +50,7 @@ class LeaseLeadershipTest {
             for (String n : List.of("n1", "n2")) {
                 clientA.nodes().resource(new NodeBuilder().withNewMetadata().withName(n).endMetadata().withNewSpec().endSpec().build()).create();
             }
-            Database database = TestDatabases.all().get(0);
+            Database database = TestDatabases.h2();
             AuditLog audit = TestAudit.on(database);
             LeaseLeadership a = new LeaseLeadership(clientA, "acceltriage", "replica-a", Duration.ofSeconds(2));
             await(a::isLeader, "replica-a holds the lease");
@@ -83,7 +83,7 @@ class LeaseLeadershipTest {
                 KubernetesClient clientA = new KubernetesClientBuilder().withConfig(server.client().getConfiguration()).build();
                 KubernetesClient clientB = new KubernetesClientBuilder().withConfig(server.client().getConfiguration()).build()) {
             clientA.nodes().resource(new NodeBuilder().withNewMetadata().withName("u1").endMetadata().withNewSpec().endSpec().build()).create();
-            Database database = TestDatabases.all().get(0);
+            Database database = TestDatabases.h2();
             AuditLog audit = TestAudit.on(database);
             LeaseLeadership a = new LeaseLeadership(clientA, "acceltriage", "replica-a", Duration.ofSeconds(2));
             await(a::isLeader, "replica-a holds the lease");

@@ -48,7 +48,7 @@ class MitigationsTest {
     void start() {
         cluster = SimulatedCluster.start();
         client = cluster.client();
-        database = TestDatabases.all().get(0);
+        database = TestDatabases.h2();
         audit = TestAudit.on(database);
         executor = new Executor(client, database, audit, Leadership.ALWAYS, FAST, () -> null);
     }

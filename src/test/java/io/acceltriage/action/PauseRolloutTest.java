@@ -38,7 +38,7 @@ class PauseRolloutTest {
     void start() {
         cluster = SimulatedCluster.start();
         client = cluster.client();
-        Database database = TestDatabases.all().get(0);
+        Database database = TestDatabases.h2();
         executor = new Executor(client, database, TestAudit.on(database), Leadership.ALWAYS, MitigationsTest.FAST, () -> null);
         cluster.inject(new Fault("device-plugin-rollout", "gpu-h100-01", null, null, null));
         cluster.inject(new Fault("device-plugin-rollout", "gpu-h100-02", null, null, null));

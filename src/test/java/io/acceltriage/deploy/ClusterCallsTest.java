@@ -71,7 +71,7 @@ class ClusterCallsTest {
     Policy policy;
 
     /** A store of its own: the actions it runs here must not put the shared store's nodes in cooldown for other tests. */
-    final Database database = io.acceltriage.store.TestDatabases.all().get(0);
+    final Database database = io.acceltriage.store.TestDatabases.h2();
 
     final AuditLog audit = io.acceltriage.audit.TestAudit.on(database);
 

@@ -86,7 +86,12 @@ class HostileNamesTest {
             assertEquals("escalated", state(id));
             var escalations = audit.find(new AuditQuery(id, AuditKind.ESCALATION, null, null, null, null, null, 100));
             assertEquals(1, escalations.size(), escalations.toString());
-            assertTrue(escalations.get(0).payload().toString().contains("triage failed 3 times"), escalations.toString());
+            // Read through the watched cluster view the name finds no node (no request is built from it); before, the
+            // request escaped the node path and the triage failed until it was given up. Either way it is escalated
+            // once, and no read escaped its path (the sandbox API would have answered 401 to the exporter scrape).
+            String said = escalations.get(0).payload().toString();
+            assertTrue(said.contains("triage failed 3 times") || said.contains("No fault found for node:" + ESCAPE), said);
+            assertTrue(!said.contains("HTTP 401"), "a read built from the hostile name left its path: " + said);
             given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/").then().statusCode(200);
         } finally {
             database.inTransaction(c -> {

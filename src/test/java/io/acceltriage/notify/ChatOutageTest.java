@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class ChatOutageTest {
 
-    Database database = TestDatabases.all().get(0);
+    Database database = TestDatabases.h2();
     AuditReader audit = TestAudit.reader(database);
     DeliveryQueue queue;
 

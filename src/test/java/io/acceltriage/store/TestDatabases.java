@@ -16,9 +16,18 @@ public final class TestDatabases {
 
     private TestDatabases() {}
 
+    /**
+     * A fresh in-memory H2 store, for tests that need a store and not every kind of one. (Asking {@link #all()} for its
+     * first would open a PostgreSQL pool too, never closed: a run of such tests ran PostgreSQL out of connections.)
+     */
+    public static Database h2() {
+        return new Database(config("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", 4));
+    }
+
+    /** A fresh H2 store and, when ACCELTRIAGE_TEST_POSTGRES_URL is set, a fresh schema on PostgreSQL (a small pool). */
     public static List<Database> all() {
         List<Database> out = new ArrayList<>();
-        out.add(new Database(config("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")));
+        out.add(h2());
         String pg = System.getenv("ACCELTRIAGE_TEST_POSTGRES_URL");
         if (pg != null && !pg.isBlank()) {
             String schema = "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
@@ -27,12 +36,12 @@ public final class TestDatabases {
             } catch (SQLException e) {
                 throw new IllegalStateException("ACCELTRIAGE_TEST_POSTGRES_URL is set but PostgreSQL refused: " + e.getMessage(), e);
             }
-            out.add(new Database(config(pg + (pg.contains("?") ? "&" : "?") + "currentSchema=" + schema)));
+            out.add(new Database(config(pg + (pg.contains("?") ? "&" : "?") + "currentSchema=" + schema, 2)));
         }
         return out;
     }
 
-    static StoreConfig config(String url) {
+    static StoreConfig config(String url, int pool) {
         return new StoreConfig() {
             @Override
             public String dataDir() {
@@ -59,7 +68,7 @@ public final class TestDatabases {
 
                     @Override
                     public int poolSize() {
-                        return 4;
+                        return pool;
                     }
                 };
             }
