@@ -63,7 +63,9 @@ class DrillCommand implements Callable<Integer> {
     private static String seconds(Double s) {
         if (s == null) return "-";
         if (s < 1) return String.format(Locale.ROOT, "%.0fms", s * 1000);
-        if (s < 120) return String.format(Locale.ROOT, "%.1fs", s);
+        if (s < 60) return String.format(Locale.ROOT, "%.1fs", s);
+        if (s % 3600 == 0) return String.format(Locale.ROOT, "%.0fh", s / 3600);
+        if (s % 60 == 0) return String.format(Locale.ROOT, "%.0fm", s / 60);
         return String.format(Locale.ROOT, "%.1fm", s / 60);
     }
 }
