@@ -37,6 +37,8 @@ public class App implements QuarkusApplication {
             System.setProperty("quarkus.http.port", "0");
             System.setProperty("acceltriage.drills.check-every", "off");
             System.setProperty("acceltriage.objectives.check-every", "off");
+            // The admin token generated for this run's loopback port is of no use to anyone: not printed.
+            System.setProperty("quarkus.log.category.\"io.acceltriage.access\".level", "ERROR");
         } else if (!"serve".equals(command)) {
             System.setProperty("quarkus.http.host-enabled", "false");
             System.setProperty("acceltriage.processing.enabled", "false");

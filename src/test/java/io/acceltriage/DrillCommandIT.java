@@ -24,6 +24,7 @@ class DrillCommandIT {
         assertTrue(r.out().matches("(?s).*\\ndecide\\s+\\S+\\s+decided\\s+1m\\s+met.*"), r.out());
         assertTrue(r.out().matches("(?s).*\\nmitigate\\s+\\S+\\s+device-mitigated\\s+2m\\s+met.*"), r.out());
         assertTrue(r.out().contains("drill passed"), r.out());
+        assertTrue(!(r.out() + r.err()).contains("generated an admin token"), "the loopback run's token is not printed: " + r.out());
     }
 
     @Test
