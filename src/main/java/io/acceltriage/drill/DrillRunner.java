@@ -123,19 +123,27 @@ public class DrillRunner {
         return record(result);
     }
 
-    /** The recorded results, newest first. */
+    /** How far back {@link #results} reads: the audit is read oldest first, so a bound keeps old drills from crowding out new ones. */
+    static final Duration RESULTS_WINDOW = Duration.ofDays(30);
+
+    /** The results recorded in the last 30 days, newest first, at most {@code limit}. */
     public List<DrillResult> results(int limit) {
+        List<DrillResult> out = finishedSince(Instant.now().minus(RESULTS_WINDOW));
+        return out.subList(0, Math.min(limit, out.size()));
+    }
+
+    /** When the drill last finished since {@code since}, if it did. */
+    public Optional<Instant> lastFinished(String name, Instant since) {
+        return finishedSince(since).stream().filter(r -> r.drill().equals(name)).map(DrillResult::finishedAt).findFirst();
+    }
+
+    private List<DrillResult> finishedSince(Instant since) {
         List<DrillResult> out = new ArrayList<>();
-        for (AuditRecord r : auditReader.find(new AuditQuery(null, AuditKind.DRILL_FINISHED, null, null, null, null, null, limit))) {
+        for (AuditRecord r : auditReader.find(new AuditQuery(null, AuditKind.DRILL_FINISHED, null, since, null, null, null, 10_000))) {
             out.add(Json.MAPPER.convertValue(r.payload(), DrillResult.class));
         }
         out.sort((a, b) -> b.finishedAt().compareTo(a.finishedAt()));
         return out;
-    }
-
-    /** When the drill last finished, if it ever did. */
-    public Optional<Instant> lastFinished(String name) {
-        return results(1000).stream().filter(r -> r.drill().equals(name)).map(DrillResult::finishedAt).max(Instant::compareTo);
     }
 
     private DrillResult follow(DrillCatalog.Drill drill, String by, Instant started, SandboxFaults.Delivered first) {

@@ -13,8 +13,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Runs the policy's scheduled drills ({@code drills: [{name, every}]}) on the sandbox: the leader looks
- * every minute and runs each drill whose last recorded run is older than its interval (the audit
- * record is the memory, across restarts). Off for the command-line tools and off a sandbox.
+ * every minute and runs each drill with no recorded run within its interval (the audit record is
+ * the memory, across restarts). Off for the command-line tools and off a sandbox.
  */
 @ApplicationScoped
 class DrillSchedule {
@@ -42,7 +42,7 @@ class DrillSchedule {
         if (!enabled || !sandbox || !executor.leads()) return;
         Instant now = Instant.now();
         for (Policy.Drill d : policy.current().drillsOrEmpty()) {
-            if (!due(runner.lastFinished(d.name()), d.interval(), now)) continue;
+            if (!due(runner.lastFinished(d.name(), now.minus(d.interval())), d.interval(), now)) continue;
             try {
                 DrillResult r = runner.run(d.name(), "schedule");
                 LOG.infof("scheduled drill %s %s", d.name(), r.passed() ? "passed" : "FAILED: " + r.problem());
