@@ -9,7 +9,7 @@ import picocli.CommandLine;
 /**
  * The entry point: {@code serve} (the default) runs the service; {@code eval}, {@code audit} and the
  * other tools run offline and exit. The tools never open the HTTP port and never process alerts, so
- * they can run beside a live service.
+ * they can run beside a live service; {@code drill} alone runs the pipeline, on its own sandbox and on loopback.
  */
 @QuarkusMain
 public class App implements QuarkusApplication {
@@ -30,12 +30,23 @@ public class App implements QuarkusApplication {
                 System.exit(2);
             }
         }
-        if (!"serve".equals(command)) {
+        if ("drill".equals(command)) {
+            // A drill needs the running pipeline (triage, actions) and the sandbox's exporters, served over
+            // HTTP: on loopback at a free port, beside any service; never the schedule, which would drill again.
+            System.setProperty("quarkus.http.host", "127.0.0.1");
+            System.setProperty("quarkus.http.port", "0");
+            System.setProperty("acceltriage.drills.check-every", "off");
+            System.setProperty("acceltriage.objectives.check-every", "off");
+            // The admin token generated for this run's loopback port is of no use to anyone: not printed.
+            System.setProperty("quarkus.log.category.\"io.acceltriage.access\".level", "ERROR");
+        } else if (!"serve".equals(command)) {
             System.setProperty("quarkus.http.host-enabled", "false");
             System.setProperty("acceltriage.processing.enabled", "false");
             // nothing periodic belongs to a one-shot command: a tick due after it finished found the container gone
             // and printed an error after the command's own last line
             System.setProperty("quarkus.scheduler.enabled", "false");
+        }
+        if (!"serve".equals(command)) {
             System.setProperty("quarkus.log.level", "WARN");
             System.setProperty("quarkus.log.category.\"io.acceltriage\".level", "WARN");
             // a loaded machine slows a one-shot command's cold start; the event loop's complaints about it are not the answer
@@ -85,7 +96,7 @@ public class App implements QuarkusApplication {
 
     @CommandLine.Command(name = "acceltriage", mixinStandardHelpOptions = true, version = "acceltriage 0.1.0",
             description = "First responder for GPU and TPU incidents on Kubernetes.",
-            subcommands = {ServeCommand.class, EvalCommand.class, AuditCommand.class, CaptureCommand.class, InvestigateCommand.class,
+            subcommands = {ServeCommand.class, EvalCommand.class, AuditCommand.class, CaptureCommand.class, InvestigateCommand.class, DrillCommand.class,
                     CommandLine.HelpCommand.class})
     static class Commands {}
 }

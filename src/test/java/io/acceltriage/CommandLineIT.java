@@ -22,7 +22,7 @@ class CommandLineIT {
 
     record Run(int exit, String out, String err, long millis) {}
 
-    private static Run run(Path workDir, List<String> env, String... args) throws Exception {
+    static Run run(Path workDir, List<String> env, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
                 ServiceProcess.JAR.toAbsolutePath().toString()));
         command.addAll(List.of(args));
@@ -65,7 +65,7 @@ class CommandLineIT {
         List<String> env = List.of("ACCELTRIAGE_PORT=" + port, "ACCELTRIAGE_DATA_DIR=" + dir.resolve("data"));
         String[][] asks = {{"--help"}, {"help"}, {"serve", "--help"}, {"eval", "--help"}, {"audit", "--help"},
                 {"audit", "verify", "--help"}, {"audit", "export", "-h"}, {"audit", "prune", "--help"}, {"capture", "--help"},
-                {"help", "capture"}, {"investigate", "--help"}, {"help", "investigate"}, {"--version"}};
+                {"help", "capture"}, {"investigate", "--help"}, {"help", "investigate"}, {"drill", "--help"}, {"help", "drill"}, {"--version"}};
         for (String[] ask : asks) {
             Run r = run(dir, env, ask);
             String what = String.join(" ", ask);

@@ -34,6 +34,8 @@ public enum AuditKind {
     BREAKER_RESET("breaker.reset"),
     /** An incident missed a recovery objective of the policy; recorded once per incident and objective. */
     OBJECTIVE_BREACHED("objective.breached"),
+    /** A fault drill ran: its stage table against the recovery objectives, and whether it passed. */
+    DRILL_FINISHED("drill.finished"),
     /** From this record on, the chain is hashed under the key its fingerprint names (a new or rotated key). */
     AUDIT_KEYED("audit.keyed");
 

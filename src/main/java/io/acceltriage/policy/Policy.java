@@ -16,7 +16,8 @@ import java.util.Map;
 public record Policy(String apiVersion, String kind, Metadata metadata, Boolean dryRun, String optOutLabel,
         Scope scope, Map<String, ActionRule> actions, List<Budget> budgets, Limits limits, Breaker breaker,
         List<MaintenanceWindow> maintenanceWindows, List<Freeze> changeFreezes, Approvals approvals,
-        List<String> approvers, Repair repair, RepeatOffenders repeatOffenders, Silences silences, List<Objective> objectives) {
+        List<String> approvers, Repair repair, RepeatOffenders repeatOffenders, Silences silences, List<Objective> objectives,
+        List<Drill> drills) {
 
     public record Metadata(String name, String description) {}
 
@@ -198,6 +199,21 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
         return objectives == null ? DEFAULT_OBJECTIVES : objectives;
     }
 
+    /** A fault drill of {@code knowledge/drills/} run on the sandbox every {@code every} (e.g. 24h). */
+    public record Drill(String name, String every) {
+
+        public Duration interval() {
+            return Durations.parse(every);
+        }
+    }
+
+    /** The shortest interval between two runs of a scheduled drill: each one resets the sandbox's world. */
+    public static final Duration MIN_DRILL_INTERVAL = Duration.ofMinutes(10);
+
+    public List<Drill> drillsOrEmpty() {
+        return drills == null ? List.of() : drills;
+    }
+
     public boolean globalDryRun() {
         return Boolean.TRUE.equals(dryRun);
     }
@@ -253,7 +269,7 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
         List<String> more = new java.util.ArrayList<>(approversOrEmpty());
         more.add(name);
         return new Policy(apiVersion, kind, metadata, dryRun, optOutLabel, scope, actions, budgets, limits, breaker,
-                maintenanceWindows, changeFreezes, approvals, List.copyOf(more), repair, repeatOffenders, silences, objectives);
+                maintenanceWindows, changeFreezes, approvals, List.copyOf(more), repair, repeatOffenders, silences, objectives, drills);
     }
 
     public Taint cordonTaint() {

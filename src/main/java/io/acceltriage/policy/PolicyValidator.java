@@ -201,6 +201,9 @@ final class PolicyValidator {
         if (p.objectives() != null) {
             objectives(p.objectives());
         }
+        if (p.drills() != null) {
+            drills(p.drills());
+        }
         if (p.approvers() != null && p.approvers().stream().anyMatch(a -> a == null || a.isBlank())) {
             fail("approvers: an entry is empty", "approvers");
         }
@@ -265,9 +268,49 @@ final class PolicyValidator {
         }
     }
 
+    /** The drills of {@code knowledge/drills/index.yaml}, each at most once, each at least every 10 minutes. */
+    private void drills(List<Policy.Drill> drills) {
+        List<String> known = DataFiles.resource(DRILLS_INDEX, DrillIndex.class).drills();
+        Set<String> names = new java.util.HashSet<>();
+        for (int i = 0; i < drills.size(); i++) {
+            Policy.Drill d = drills.get(i);
+            String at = "drills[" + i + "]";
+            if (d == null || d.name() == null || !known.contains(d.name())) {
+                failItem("drills", at + ".name must be one of the drills " + known + ", got '" + (d == null ? null : d.name()) + "'",
+                        d == null ? null : d.name(), null);
+            }
+            if (!names.add(d.name())) {
+                failItem("drills", at + ": drill '" + d.name() + "' is scheduled twice; give it one entry", d.name(), null);
+            }
+            if (d.every() == null) {
+                failItem("drills", at + ".every is required, e.g. 24h", d.name(), null);
+            }
+            java.time.Duration every = null;
+            try {
+                every = Durations.parse(d.every());
+            } catch (IllegalArgumentException e) {
+                failItem("drills", at + ".every: " + e.getMessage(), d.name(), "every");
+            } catch (ArithmeticException e) {
+                failItem("drills", at + ".every is longer than a Duration holds: " + d.every(), d.name(), "every");
+            }
+            if (every.compareTo(Policy.MIN_DRILL_INTERVAL) < 0) {
+                failItem("drills", at + ".every must be at least 10m (each drill resets the sandbox), got " + d.every(), d.name(), "every");
+            }
+        }
+    }
+
+    static final String DRILLS_INDEX = "knowledge/drills/index.yaml";
+
+    record DrillIndex(List<String> drills) {}
+
     /** The line of an objective's field: the first line under objectives: naming the objective, then the field from there. */
     private void failObjective(String reason, String name, String field) {
-        int from = lineOf("objectives") - 1;
+        failItem("objectives", reason, name, field);
+    }
+
+    /** The line of a list item's field: the first line under {@code section}: naming the item, then the field from there. */
+    private void failItem(String section, String reason, String name, String field) {
+        int from = lineOf(section) - 1;
         int line = from + 1;
         for (int i = from; i < lines.length && name != null; i++) {
             if (lines[i].matches(".*name\\s*:\\s*[\"']?" + java.util.regex.Pattern.quote(name) + "\\b.*")) {

@@ -20,7 +20,7 @@ class TeamsCardTest {
     final ChatConfig chat = () -> "https://triage.example.test";
 
     TeamsNotifier notifier(List<String> approvers) {
-        Policy policy = new Policy("acceltriage.io/v1", "Policy", null, false, null, null, null, null, null, null, null, null, null, approvers, null, null, null, null);
+        Policy policy = new Policy("acceltriage.io/v1", "Policy", null, false, null, null, null, null, null, null, null, null, null, approvers, null, null, null, null, null);
         return new TeamsNotifier(null, null, null, links, policy, chat);
     }
 
