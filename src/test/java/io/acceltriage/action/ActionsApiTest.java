@@ -142,18 +142,7 @@ class ActionsApiTest {
      * drill's ten open incidents on the pool would answer for them. The audit chain keeps the drill.
      */
     private void forgetIncidentsOn(List<String> nodes) {
-        database.inTransaction(c -> {
-            for (String table : List.of("alerts", "incidents")) {
-                String column = table.equals("alerts") ? "incident_id" : "id";
-                try (var ps = c.prepareStatement("delete from " + table + " where " + column + " in (select id from incidents where node = ?)")) {
-                    for (String n : nodes) {
-                        ps.setString(1, n);
-                        ps.executeUpdate();
-                    }
-                }
-            }
-            return null;
-        });
+        nodes.forEach(n -> FreshFleet.forget(database, n));
     }
 
     private static void sleep(long ms) {

@@ -74,7 +74,7 @@ class RepairLoopOverHttpTest {
             given().get("/api/v1/audit/verify").then().statusCode(200).body("intact", equalTo(true));
         } finally {
             given().post("/api/v1/sandbox/reset").then().statusCode(200);
-            forgetIncidentsOn(NODE);
+            FreshFleet.forget(database, NODE);
         }
     }
 
@@ -121,17 +121,4 @@ class RepairLoopOverHttpTest {
         }
     }
 
-    /** As GpuResetOverHttpTest does: other tests of the run look incidents up by node, so this one's are forgotten (the audit keeps them). */
-    private void forgetIncidentsOn(String node) {
-        database.inTransaction(c -> {
-            for (String table : List.of("alerts", "incidents")) {
-                String column = table.equals("alerts") ? "incident_id" : "id";
-                try (var ps = c.prepareStatement("delete from " + table + " where " + column + " in (select id from incidents where node = ?)")) {
-                    ps.setString(1, node);
-                    ps.executeUpdate();
-                }
-            }
-            return null;
-        });
-    }
 }

@@ -21,4 +21,25 @@ public final class FreshFleet {
         given().spec(TestAuth.bearer(TestAuth.ADMIN)).post("/api/v1/sandbox/reset").then().statusCode(200);
         breaker.reset("test: a fresh fleet");
     }
+
+    /**
+     * Forgets a node's incidents, their alerts and its GPUs' fault history (the audit keeps them all): other tests of the
+     * run look incidents up by node, and a test that faults a node must not meet an earlier test's incident or faults.
+     */
+    public static void forget(Database database, String node) {
+        database.inTransaction(c -> {
+            try (var ps = c.prepareStatement("delete from gpu_faults where node = ?")) {
+                ps.setString(1, node);
+                ps.executeUpdate();
+            }
+            for (String table : java.util.List.of("alerts", "incidents")) {
+                String column = table.equals("alerts") ? "incident_id" : "id";
+                try (var ps = c.prepareStatement("delete from " + table + " where " + column + " in (select id from incidents where node = ?)")) {
+                    ps.setString(1, node);
+                    ps.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
 }

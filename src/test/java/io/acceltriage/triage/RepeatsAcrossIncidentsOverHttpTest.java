@@ -45,7 +45,7 @@ class RepeatsAcrossIncidentsOverHttpTest {
     @Test
     void xid31FromAnotherPodADayAfterTheFirstIsTheDeviceAndTheHistoryShowsBoth() {
         FreshFleet.prepare(database, breaker);
-        forget(NODE); // another test of the run may have faulted this node: its past is not this test's
+        FreshFleet.forget(database, NODE); // another test of the run may have faulted this node: its past is not this test's
         try {
             String page = given().get("/sandbox/exporter/" + NODE + "/metrics").then().statusCode(200).extract().asString();
             Matcher held = Pattern.compile("DCGM_FI_DEV_XID_ERRORS\\{gpu=\"(\\d)\",UUID=\"([^\"]+)\"[^}]*namespace=\"([^\"]+)\",pod=\"([^\"]+)\"")
@@ -81,7 +81,7 @@ class RepeatsAcrossIncidentsOverHttpTest {
                     .body("error", containsString("gpu must be"));
         } finally {
             given().post("/api/v1/sandbox/reset").then().statusCode(200);
-            forget(NODE);
+            FreshFleet.forget(database, NODE);
         }
     }
 
@@ -94,7 +94,7 @@ class RepeatsAcrossIncidentsOverHttpTest {
     @Test
     void theFifthFatalXidOnAGpuIsEscalatedForReplacementWithItsHistoryAndListedAsARepeatOffender() {
         FreshFleet.prepare(database, breaker);
-        forget(OFFENDER);
+        FreshFleet.forget(database, OFFENDER);
         String gpu = "3";
         String target = OFFENDER + "/" + gpu;
         try {
@@ -148,7 +148,7 @@ class RepeatsAcrossIncidentsOverHttpTest {
                 }
                 return null;
             });
-            forget(OFFENDER);
+            FreshFleet.forget(database, OFFENDER);
         }
     }
 
@@ -172,21 +172,4 @@ class RepeatsAcrossIncidentsOverHttpTest {
         }
     }
 
-    /** Other tests of the run look incidents up by node: this one's are forgotten, and so is the GPU's history. */
-    private void forget(String node) {
-        database.inTransaction(c -> {
-            try (var ps = c.prepareStatement("delete from gpu_faults where node = ?")) {
-                ps.setString(1, node);
-                ps.executeUpdate();
-            }
-            for (String table : List.of("alerts", "incidents")) {
-                String column = table.equals("alerts") ? "incident_id" : "id";
-                try (var ps = c.prepareStatement("delete from " + table + " where " + column + " in (select id from incidents where node = ?)")) {
-                    ps.setString(1, node);
-                    ps.executeUpdate();
-                }
-            }
-            return null;
-        });
-    }
 }
