@@ -8,9 +8,10 @@ import io.acceltriage.store.Database;
 
 /**
  * The shared service as a test that needs its actions to run must find it: the work earlier tests set
- * off finished, the simulated fleet as seeded (no node left cordoned), and the circuit breaker closed.
- * Tests share one store, so a breaker another test tripped on purpose would otherwise refuse this
- * test's cordon.
+ * off finished, the simulated fleet as seeded (no node left cordoned), no earlier test's actions on record, and the
+ * circuit breaker closed. Tests share one store, so a breaker another test tripped on purpose, a node another test
+ * cordoned within the policy's cooldown, or the fleet's hourly cordon budget spent by earlier tests would otherwise
+ * refuse this test's cordon (the audit keeps every action all the same).
  */
 public final class FreshFleet {
 
@@ -19,6 +20,12 @@ public final class FreshFleet {
     public static void prepare(Database database, Breaker breaker) {
         StoreCounts.settled(database);
         given().spec(TestAuth.bearer(TestAuth.ADMIN)).post("/api/v1/sandbox/reset").then().statusCode(200);
+        database.inTransaction(c -> {
+            try (var st = c.createStatement()) {
+                st.executeUpdate("delete from actions");
+            }
+            return null;
+        });
         breaker.reset("test: a fresh fleet");
     }
 
