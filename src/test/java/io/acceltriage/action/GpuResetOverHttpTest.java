@@ -1,9 +1,9 @@
 package io.acceltriage.action;
 
+import io.acceltriage.testing.AwaitedActions;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.acceltriage.testing.FreshFleet;
@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,7 +50,7 @@ class GpuResetOverHttpTest {
             given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"" + NODE + "\",\"gpu\":" + GPU + ",\"xid\":48}")
                     .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
 
-            Map<String, Object> reset = awaitAction("reset-gpu", NODE + "/" + GPU, "awaiting_approval");
+            Map<String, Object> reset = AwaitedActions.await("reset-gpu", NODE + "/" + GPU, "awaiting_approval");
             assertTrue(node().get("cordoned").equals(Boolean.TRUE), "the node is fenced while the reset waits: " + node());
             assertEquals(7, node().get("allocatable"), "the device plugin took the GPU away");
             String incident = (String) reset.get("incident");
@@ -93,23 +92,6 @@ class GpuResetOverHttpTest {
     private Map<String, Object> node() {
         List<Map<String, Object>> nodes = given().get("/api/v1/sandbox/nodes").jsonPath().getList("");
         return nodes.stream().filter(n -> NODE.equals(n.get("name"))).findFirst().orElseThrow();
-    }
-
-    private Map<String, Object> awaitAction(String kind, String target, String status) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
-        while (true) {
-            List<Map<String, Object>> items = given().queryParam("status", status).get("/api/v1/actions").jsonPath().getList("items");
-            Optional<Map<String, Object>> found = items.stream().filter(a -> kind.equals(a.get("kind")) && target.equals(a.get("target")))
-                    .findFirst();
-            if (found.isPresent()) return found.get();
-            assertFalse(Instant.now().isAfter(deadline), "no " + status + " " + kind + " " + target + "; actions: "
-                    + given().get("/api/v1/actions").jsonPath().getList("items"));
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
 }

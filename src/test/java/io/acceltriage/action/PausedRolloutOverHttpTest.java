@@ -1,8 +1,8 @@
 package io.acceltriage.action;
 
+import io.acceltriage.testing.AwaitedActions;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.acceltriage.sandbox.Fault;
@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +62,7 @@ class PausedRolloutOverHttpTest {
                             "truncatedAlerts", 0, "alerts", alerts))
                     .post("/api/v1/alerts").then().statusCode(200);
 
-            Map<String, Object> pause = awaitAction("pause-rollout", PLUGIN, "awaiting_approval");
+            Map<String, Object> pause = AwaitedActions.await("pause-rollout", PLUGIN, "awaiting_approval");
             JsonPath incident = given().get("/api/v1/incidents/" + pause.get("incident")).then().statusCode(200).extract().jsonPath();
             assertEquals("alert:fleet:GpuDevicePluginUnavailable", incident.getString("subject"));
             assertEquals("infrastructure", incident.getString("family"));
@@ -89,23 +88,6 @@ class PausedRolloutOverHttpTest {
 
     private DaemonSet plugin() {
         return sandbox.client().apps().daemonSets().inNamespace("gpu-operator").withName("nvidia-device-plugin-daemonset").get();
-    }
-
-    private Map<String, Object> awaitAction(String kind, String target, String status) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
-        while (true) {
-            List<Map<String, Object>> items = given().queryParam("status", status).get("/api/v1/actions").jsonPath().getList("items");
-            Optional<Map<String, Object>> found = items.stream().filter(a -> kind.equals(a.get("kind")) && target.equals(a.get("target")))
-                    .findFirst();
-            if (found.isPresent()) return found.get();
-            assertFalse(Instant.now().isAfter(deadline), "no " + status + " " + kind + " " + target + "; actions: "
-                    + given().get("/api/v1/actions").jsonPath().getList("items"));
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     /** Other tests of the run look incidents up by node and subject: this storm's are forgotten (the audit keeps them). */

@@ -1,5 +1,6 @@
 package io.acceltriage.action;
 
+import io.acceltriage.testing.AwaitedActions;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
@@ -44,9 +44,9 @@ class RepairLoopOverHttpTest {
             given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"" + NODE + "\",\"gpu\":0,\"xid\":79}")
                     .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
 
-            Map<String, Object> repair = awaitAction("repair-node", NODE, "awaiting_approval");
-            Map<String, Object> validate = awaitAction("validate-node", NODE, "awaiting_approval");
-            Map<String, Object> back = awaitAction("return-node", NODE, "awaiting_approval");
+            Map<String, Object> repair = AwaitedActions.await("repair-node", NODE, "awaiting_approval");
+            Map<String, Object> validate = AwaitedActions.await("validate-node", NODE, "awaiting_approval");
+            Map<String, Object> back = AwaitedActions.await("return-node", NODE, "awaiting_approval");
 
             // Approved before the repair: kept, and run by the leader's loop once the repairer answered.
             JsonPath early = approve(validate);
@@ -96,19 +96,6 @@ class RepairLoopOverHttpTest {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
         while (!done.getAsBoolean()) {
             assertFalse(Instant.now().isAfter(deadline), what);
-            sleep();
-        }
-    }
-
-    private Map<String, Object> awaitAction(String kind, String target, String status) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
-        while (true) {
-            List<Map<String, Object>> items = given().queryParam("status", status).get("/api/v1/actions").jsonPath().getList("items");
-            Optional<Map<String, Object>> found = items.stream().filter(a -> kind.equals(a.get("kind")) && target.equals(a.get("target")))
-                    .findFirst();
-            if (found.isPresent()) return found.get();
-            assertFalse(Instant.now().isAfter(deadline), "no " + status + " " + kind + " " + target + "; actions: "
-                    + given().get("/api/v1/actions").jsonPath().getList("items"));
             sleep();
         }
     }
