@@ -28,7 +28,6 @@ import io.acceltriage.scenario.Replay;
 import io.acceltriage.scenario.ScenarioLoader;
 import io.acceltriage.store.Database;
 import io.acceltriage.triage.ResponderFactory;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -189,8 +188,10 @@ class ClusterCallsTest {
                     o.setAdditionalProperty("status", Map.of("conditions", List.of(Map.of("type", "Succeeded", "status", "True"))));
                     return o;
                 });
-                cluster.client().nodes().withName("gpu-h100-07").edit(n -> new NodeBuilder(n).editMetadata()
-                        .addToLabels("acceltriage.io/gpu-health", "passed").endMetadata().build());
+                // a merge patch carries no resourceVersion: the simulated node agents write to the node at the same time
+                cluster.client().nodes().withName("gpu-h100-07").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"labels\":{\"acceltriage.io/gpu-health\":\"passed\"}}}");
                 run(medik8sExecutor, ActionKind.RETURN_NODE, "gpu-h100-07");
 
                 by.now = "pause-rollout";
