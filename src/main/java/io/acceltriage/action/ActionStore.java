@@ -19,7 +19,7 @@ import java.util.UUID;
 final class ActionStore {
 
     private static final String COLUMNS = "id, incident_id, kind, target, decision, status, dry_run, detail, created_at, updated_at,"
-            + " subject_uid";
+            + " subject_uid, at_checkpoint";
 
     /** Statuses of actions that touched, or are about to touch, the cluster: what budgets and the breaker count. */
     static final List<ActionStatus> COUNTED = List.of(ActionStatus.PLANNED, ActionStatus.SUCCEEDED, ActionStatus.UNVERIFIED,
@@ -43,12 +43,18 @@ final class ActionStore {
 
     ActionRecord insert(Tx tx, String key, String incidentId, ActionKind kind, String target, Decision decision,
             ActionStatus status, boolean dryRun, String detail, String subjectUid) {
+        return insert(tx, key, incidentId, kind, target, decision, status, dryRun, detail, subjectUid, false);
+    }
+
+    ActionRecord insert(Tx tx, String key, String incidentId, ActionKind kind, String target, Decision decision,
+            ActionStatus status, boolean dryRun, String detail, String subjectUid, boolean atCheckpoint) {
         return tx.sql(c -> {
             Instant now = Instant.now();
             ActionRecord r = new ActionRecord("act-" + UUID.randomUUID().toString().substring(0, 13).replace("-", ""),
-                    incidentId, kind, target, decision, status, dryRun, detail, now, now, subjectUid);
+                    incidentId, kind, target, decision, status, dryRun, detail, now, now, subjectUid, atCheckpoint);
             try (PreparedStatement ps = c.prepareStatement("insert into actions (id, idempotency_key, incident_id, kind, target,"
-                    + " decision, status, dry_run, detail, created_at, updated_at, subject_uid) values (?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                    + " decision, status, dry_run, detail, created_at, updated_at, subject_uid, at_checkpoint)"
+                    + " values (?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
                 ps.setString(1, r.id());
                 ps.setString(2, key);
                 ps.setString(3, incidentId);
@@ -61,6 +67,7 @@ final class ActionStore {
                 ps.setTimestamp(10, Timestamp.from(now));
                 ps.setTimestamp(11, Timestamp.from(now));
                 ps.setString(12, subjectUid);
+                ps.setBoolean(13, atCheckpoint);
                 ps.executeUpdate();
             }
             return r;
@@ -78,7 +85,7 @@ final class ActionStore {
                 ps.executeUpdate();
             }
             return new ActionRecord(r.id(), r.incidentId(), r.kind(), r.target(), r.decision(), status, r.dryRun(), detail,
-                    r.createdAt(), now, r.subjectUid());
+                    r.createdAt(), now, r.subjectUid(), r.atCheckpoint());
         });
     }
 
@@ -101,7 +108,7 @@ final class ActionStore {
                 if (ps.executeUpdate() == 0) return Optional.empty();
             }
             return Optional.of(new ActionRecord(r.id(), r.incidentId(), r.kind(), r.target(), r.decision(), to, r.dryRun(), detail,
-                    r.createdAt(), now, subjectUid));
+                    r.createdAt(), now, subjectUid, r.atCheckpoint()));
         });
     }
 
@@ -188,7 +195,8 @@ final class ActionStore {
             while (rs.next()) {
                 out.add(new ActionRecord(rs.getString(1), rs.getString(2), ActionKind.parse(rs.getString(3)), rs.getString(4),
                         Decision.valueOf(rs.getString(5).toUpperCase()), ActionStatus.valueOf(rs.getString(6)), rs.getBoolean(7),
-                        rs.getString(8), rs.getTimestamp(9).toInstant(), rs.getTimestamp(10).toInstant(), rs.getString(11)));
+                        rs.getString(8), rs.getTimestamp(9).toInstant(), rs.getTimestamp(10).toInstant(), rs.getString(11),
+                        rs.getBoolean(12)));
             }
         }
         return out;

@@ -42,6 +42,11 @@ public final class Executor {
     /** Actions this process is running now, so the resume loop and the triage worker never run one twice. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final RepairSteps steps;
+    private final RestartGroup restarts;
+    /** Restarts this process already audited as waiting for a checkpoint: the audit says it once, not every tick. */
+    private final Set<String> toldWaiting = ConcurrentHashMap.newKeySet();
+    /** Why a restart that waited for a checkpoint may run now, said in its outcome. */
+    private final Map<String, String> released = new ConcurrentHashMap<>();
 
     public Executor(KubernetesClient client, Database database, AuditLog audit) {
         this(client, database, audit, Leadership.ALWAYS, Timing.DEFAULT, () -> null);
@@ -67,8 +72,9 @@ public final class Executor {
         this.leadership = leadership;
         this.steps = new RepairSteps(client, store, policy);
         Supplier<Policy.Taint> taint = () -> policy.get() == null ? null : policy.get().cordonTaint();
+        this.restarts = new RestartGroup(client, timing, policy);
         for (Mitigation m : List.of(new CordonNode(client, taint, timing), new RestartPod(client, timing),
-                new RestartGroup(client, timing), new DrainNode(client, taint, timing), new ShiftReplicas(client, timing),
+                restarts, new DrainNode(client, taint, timing), new ShiftReplicas(client, timing),
                 new RestartNodeAgent(client, timing), new ResetGpu(client, taint, gpus, policy, node -> store.cordonedNodes().containsKey(node), timing),
                 new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing),
                 new ValidateNode(client, policy, poolLabels, timing),
@@ -91,7 +97,8 @@ public final class Executor {
                 return found;
             }
             created[0] = store.insert(tx, key, incidentId, proposal.kind(), proposal.target(), verdict.decision(), initial,
-                    verdict.dryRun(), String.join("; ", verdict.reasons()), uid);
+                    verdict.dryRun(), String.join("; ", verdict.reasons()), uid,
+                    proposal.atCheckpoint() && proposal.kind() == ActionKind.RESTART_GROUP);
             if (initial == ActionStatus.PLANNED) {
                 audit.append(tx, incidentId, AuditKind.ACTION_STARTED, Actors.AGENT, payload(created[0], null));
                 // Claimed before commit: the resume loop can never pick up a row the worker is about to run.
@@ -141,6 +148,10 @@ public final class Executor {
                 return skipped;
             });
         }
+        Optional<ActionRecord> held = heldForCheckpoint(record);
+        if (held.isPresent()) {
+            return held.get();
+        }
         Mitigation m = mitigations.get(record.kind());
         Mitigation.Target target = new Mitigation.Target(record.target(), record.subjectUid());
         Outcome outcome;
@@ -158,6 +169,8 @@ public final class Executor {
                 }
             }
         }
+        String waited = released.remove(record.id());
+        if (waited != null) outcome = new Outcome(outcome.success(), waited + "; " + outcome.detail(), outcome.retryable());
         ActionStatus status = outcome.success() ? (record.dryRun() ? ActionStatus.DRY_RUN : ActionStatus.SUCCEEDED)
                 : ActionStatus.FAILED;
         Outcome finalOutcome = outcome;
@@ -168,6 +181,38 @@ public final class Executor {
             return updated;
         });
         return status == ActionStatus.SUCCEEDED ? verify(m, finished, target) : finished;
+    }
+
+    /**
+     * A gang restart proposed for a degraded device waits for the gang's next checkpoint (at most the policy's
+     * {@code checkpoints.maxWait}): while it waits the row stays PLANNED, the leader's loop asks again every few
+     * seconds, and the wait is audited once ("waiting for checkpoint"). Empty when it may run now; then why it may
+     * is added to its detail.
+     */
+    private Optional<ActionRecord> heldForCheckpoint(ActionRecord record) {
+        if (!record.atCheckpoint() || record.kind() != ActionKind.RESTART_GROUP) return Optional.empty();
+        RestartGroup.CheckpointWait wait;
+        try {
+            wait = restarts.checkpointWait(record.target(), record.createdAt(), java.time.Instant.now());
+        } catch (KubernetesClientException e) {
+            LOG.warnf("could not read the checkpoint of %s: %s; asked again at the next tick", record.target(), apiFailure(e));
+            return Optional.of(record);
+        }
+        if (wait.waiting()) {
+            if (toldWaiting.add(record.id()) && (record.detail() == null || !record.detail().contains("waiting for checkpoint"))) {
+                return Optional.of(database.transaction(tx -> {
+                    ActionRecord waiting = store.update(tx, record, ActionStatus.PLANNED, record.detail() + "; " + wait.why());
+                    Map<String, Object> p = payload(waiting, null);
+                    p.put("waiting", wait.why());
+                    audit.append(tx, record.incidentId(), AuditKind.ACTION_STARTED, Actors.AGENT, p);
+                    return waiting;
+                }));
+            }
+            return Optional.of(record);
+        }
+        toldWaiting.remove(record.id());
+        released.put(record.id(), wait.why());
+        return Optional.empty();
     }
 
     /** Checks the action had its effect; an action that did not is UNVERIFIED, and the processor escalates it. */

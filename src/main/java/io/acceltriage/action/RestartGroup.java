@@ -19,8 +19,27 @@ import java.util.Optional;
 /**
  * Restarts a whole gang (JobSet, PyTorchJob, LeaderWorkerSet, a StatefulSet of workers, an indexed
  * Job) by deleting all its pods in one call: never half a gang. Its controller brings the members
- * back on healthy nodes (the bad one is fenced first). A JobSet that has used its {@code maxRestarts}
- * is not restarted: one more failure would fail it for good, so a person decides.
+ * back; the bad node is fenced first (cordon-node is proposed with the restart), so only the member
+ * that ran there is placed on another node, and the others go back to the healthy nodes they left,
+ * which hold the image and the GPUs they just freed (kube-scheduler's ImageLocality and
+ * NodeResourcesFit score them first). The verification says, member by member, which restarted in
+ * place and which was replaced. A JobSet that has used its {@code maxRestarts} is not restarted: one
+ * more failure would fail it for good, so a person decides.
+ *
+ * <p>How each kind comes back, and where "in place" is not guaranteed: the members are re-created by
+ * the gang's own controller from its pod template, with the template's scheduling constraints (node
+ * selector, affinity, tolerations); acceltriage does not pin them, because a Job's (and so a JobSet's
+ * and an indexed Job's) pod template is immutable while it runs, a PyTorchJob's pods are created by
+ * the training operator from its replica spec, a LeaderWorkerSet recreates its group from the
+ * leader/worker templates, and a StatefulSet keeps each pod's name but not its node (unless a local
+ * volume binds it). So the healthy members return to their nodes only while those nodes stay free: a
+ * pending pod of another workload can take the freed GPUs first (then the member lands elsewhere and
+ * the verification says so), and a gang placed by topology (JobSet exclusive placement, Kueue
+ * topology-aware scheduling) is placed again as one block.
+ *
+ * <p>A restart proposed for a degraded device ({@link ActionRecord#atCheckpoint()}) first waits for the
+ * gang's next checkpoint: the annotation the policy names ({@code checkpoints.annotation}) moving past
+ * the time the restart was proposed, or {@code checkpoints.maxWait}, whichever comes first.
  */
 final class RestartGroup implements Mitigation {
 
@@ -34,11 +53,48 @@ final class RestartGroup implements Mitigation {
     private final KubernetesClient client;
     private final Owners owners;
     private final Timing timing;
+    private final java.util.function.Supplier<io.acceltriage.policy.Policy> policy;
+    /** Where each member ran before this process restarted the gang, per target: what "in place" is measured against. */
+    private final Map<String, Map<String, String>> placedBefore = new java.util.concurrent.ConcurrentHashMap<>();
 
     RestartGroup(KubernetesClient client, Timing timing) {
+        this(client, timing, () -> null);
+    }
+
+    RestartGroup(KubernetesClient client, Timing timing, java.util.function.Supplier<io.acceltriage.policy.Policy> policy) {
         this.client = client;
         this.owners = new Owners(client);
         this.timing = timing;
+        this.policy = policy;
+    }
+
+    /** Whether a restart waits for the gang's next checkpoint, and why it waits or may run. */
+    record CheckpointWait(boolean waiting, String why) {}
+
+    /**
+     * The wait of a restart proposed at {@code since}: over once the gang's checkpoint annotation names a
+     * time after it, or once the policy's longest wait has passed.
+     */
+    CheckpointWait checkpointWait(String target, java.time.Instant since, java.time.Instant now) {
+        io.acceltriage.policy.Policy pol = policy.get();
+        String key = pol == null ? io.acceltriage.policy.Policy.DEFAULT_CHECKPOINT_ANNOTATION : pol.checkpointAnnotation();
+        java.time.Duration max = pol == null ? java.time.Duration.ofMinutes(30) : pol.checkpointMaxWait();
+        Mitigation.Target t = new Mitigation.Target(target, null);
+        Optional<Gang> g = t.namespace() == null ? Optional.empty() : gang(t);
+        if (g.isEmpty()) return new CheckpointWait(false, target + " is not a gang to wait for");
+        Map<String, String> annotations = g.get().object().getMetadata().getAnnotations();
+        java.time.Instant last = io.acceltriage.evidence.Checkpoints.parse(annotations == null ? null : annotations.get(key));
+        if (last != null && last.isAfter(since)) {
+            return new CheckpointWait(false, "checkpointed at " + last + " (" + key + "), after the restart was proposed");
+        }
+        java.time.Instant until = since.plus(max);
+        if (!now.isBefore(until)) {
+            return new CheckpointWait(false, "no checkpoint since " + since + " within the policy's checkpoints.maxWait of "
+                    + max.toMinutes() + " min; restarting anyway" + (last == null ? "" : " (last at " + last + ")"));
+        }
+        return new CheckpointWait(true, "waiting for checkpoint: " + g.get().kind() + " " + target + " last checkpointed "
+                + (last == null ? "at an unknown time" : "at " + last) + " (" + key + "); it restarts after its next one, at the latest at "
+                + until);
     }
 
     @Override
@@ -73,6 +129,7 @@ final class RestartGroup implements Mitigation {
         if (target.subjectUid() != null && !target.subjectUid().equals(fingerprint(members))) {
             return Outcome.done(gang.get().kind() + " " + target.name() + " was already restarted: its members changed since planning");
         }
+        if (!dryRun) placedBefore.put(target.name(), placement(members));
         if (dryRun) {
             for (Pod p : members) {
                 client.pods().inNamespace(target.namespace()).withName(p.getMetadata().getName()).dryRun().delete();
@@ -100,7 +157,8 @@ final class RestartGroup implements Mitigation {
             return now.size() >= size && now.stream().allMatch(Pods::ready)
                     && (target.subjectUid() == null || !target.subjectUid().equals(fingerprint(now)));
         });
-        return running ? Outcome.done(gang.get().kind() + " " + target.name() + " runs again: " + size + " members Ready")
+        return running ? Outcome.done(gang.get().kind() + " " + target.name() + " runs again: " + size + " members Ready"
+                        + placementChange(placedBefore.remove(target.name()), placement(members(gang.get()))))
                 : Outcome.failed(gang.get().kind() + " " + target.name() + " is not running again within "
                         + timing.verifyTimeout().toSeconds() + " s: " + members(gang.get()).stream().filter(Pods::ready).count()
                         + " of " + size + " members Ready", false);
@@ -127,6 +185,34 @@ final class RestartGroup implements Mitigation {
     private List<Pod> members(Gang g) {
         return client.pods().inNamespace(g.object().getMetadata().getNamespace()).withLabels(g.selector()).list().getItems()
                 .stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+    }
+
+    /** Member → node: a member is its completion index (Jobs, JobSets), its rank label, or its name (StatefulSet). */
+    private static Map<String, String> placement(List<Pod> pods) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (Pod p : pods) {
+            Map<String, String> l = p.getMetadata().getLabels() == null ? Map.of() : p.getMetadata().getLabels();
+            String member = l.getOrDefault("batch.kubernetes.io/job-completion-index",
+                    l.getOrDefault("training.kubeflow.org/replica-index", p.getMetadata().getName()));
+            String job = l.getOrDefault("jobset.sigs.k8s.io/job-index", "");
+            out.put(job.isEmpty() ? member : job + "/" + member, p.getSpec() == null ? null : p.getSpec().getNodeName());
+        }
+        return out;
+    }
+
+    /** "; 3 restarted in place (…), 1 replaced (a → b)": what the restart did to each member's node. */
+    private static String placementChange(Map<String, String> before, Map<String, String> after) {
+        if (before == null || before.isEmpty()) return "";
+        List<String> inPlace = new java.util.ArrayList<>();
+        List<String> moved = new java.util.ArrayList<>();
+        for (Map.Entry<String, String> e : before.entrySet()) {
+            String now = after.get(e.getKey());
+            if (now == null) continue;
+            if (now.equals(e.getValue())) inPlace.add(now);
+            else moved.add(e.getValue() + " → " + now);
+        }
+        return "; " + inPlace.size() + " restarted in place (" + String.join(", ", inPlace) + "), " + moved.size() + " replaced ("
+                + String.join(", ", moved) + ")";
     }
 
     private static String fingerprint(List<Pod> pods) {

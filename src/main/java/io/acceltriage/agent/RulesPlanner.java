@@ -80,6 +80,8 @@ public final class RulesPlanner {
                 for (PodPlacement p : affectedPods(d, b)) {
                     restartWorkloadOf(p, b, "restart the workload after a contained device error", cited, out);
                 }
+            } else {
+                atNextCheckpoint(d, b, cited, out);
             }
             return;
         }
@@ -129,6 +131,31 @@ public final class RulesPlanner {
             escalate.add("recovery proposed for " + where + " (" + String.join(", ", recovery.stream().map(Proposal::name).toList())
                     + "); a person replaces the hardware if it faults again: " + d.cause());
         }
+    }
+
+    /**
+     * A degraded device still works, so a training gang on it need not lose what it computed since its last
+     * checkpoint: offer to fence the node (nothing is evicted; the gang's replacement member cannot land
+     * there) and restart the gang once it has checkpointed again. Only for a gang that reports its
+     * checkpoints; a person approves both (policy {@code checkpoints}).
+     */
+    private static void atNextCheckpoint(Diagnosis d, EvidenceBundle b, List<String> cited, List<Proposal> out) {
+        if (b.node() == null || cordoned(b, b.node())) return;
+        for (Workload w : b.workloads()) {
+            if (!w.gang() || w.podsOnNode().isEmpty() || checkpointOf(b, w).isEmpty()) continue;
+            Facts.GangCheckpoint c = checkpointOf(b, w).get();
+            List<String> why = new ArrayList<>(cited);
+            b.items().stream().filter(e -> e.fact() == c).findFirst().ifPresent(e -> why.add(e.id()));
+            out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), "keep " + w.ref() + "'s replacement member off the degraded "
+                    + b.node() + " (nothing is evicted): " + d.cause(), why, BY, true));
+            out.add(new Proposal(ActionKind.RESTART_GROUP, w.ref(), "restart the gang at its next checkpoint (the last was "
+                    + c.secondsSince() + " s before the alert), its member on " + b.node() + " replaced: " + d.cause(), why, BY, true));
+        }
+    }
+
+    private static Optional<Facts.GangCheckpoint> checkpointOf(EvidenceBundle b, Workload w) {
+        return b.of(Facts.GangCheckpoint.class).stream().map(e -> (Facts.GangCheckpoint) e.fact())
+                .filter(c -> c.namespace().equals(w.namespace()) && c.workload().equals(w.name())).findFirst();
     }
 
     /**

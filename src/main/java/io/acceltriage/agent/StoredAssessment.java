@@ -16,9 +16,10 @@ import java.util.Set;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record StoredAssessment(String mode, String summary, List<String> escalationReasons, Bundle evidence,
-        Findings diagnosis, List<Judged> judgements) {
+        Findings diagnosis, List<Judged> judgements, List<WorkLost> workLost) {
 
     public StoredAssessment {
+        workLost = workLost == null ? List.of() : workLost;
         escalationReasons = escalationReasons == null ? List.of() : escalationReasons;
         evidence = evidence == null ? new Bundle(List.of(), List.of()) : evidence;
         judgements = judgements == null ? List.of() : judgements;

@@ -22,6 +22,7 @@ public final class EvidenceGatherer {
     private final MetricsCollector metrics;
     private final LogCollector logs;
     private final ExecutorService executor;
+    private final Checkpoints checkpoints;
 
     public EvidenceGatherer(KubernetesClient client, MetricsSource metricsSource, Toolsets toolsets,
             SignatureCatalogue signatures, NodeAgents nodeAgents, ExecutorService executor) {
@@ -35,6 +36,7 @@ public final class EvidenceGatherer {
         this.metrics = new MetricsCollector(metricsSource, toolsets);
         this.logs = new LogCollector(reads.client(), signatures);
         this.executor = executor;
+        this.checkpoints = new Checkpoints(reads, metricsSource, toolsets, nodeAgents.acceleratorResources());
     }
 
     /** A gatherer reading the cluster behind {@code api}. */
@@ -45,6 +47,14 @@ public final class EvidenceGatherer {
 
     /** Gathers evidence about a subject; {@code at} is the time the alerts speak of, to tell old news from new. */
     public EvidenceBundle gather(Subject subject, java.time.Instant at) {
+        return gather(subject, at, "acceltriage.io/last-checkpoint", null);
+    }
+
+    /**
+     * Gathers evidence, and each gang's last checkpoint from the annotation {@code checkpointAnnotation} on its
+     * top object, else from the tool {@code checkpointTool} (null: none).
+     */
+    public EvidenceBundle gather(Subject subject, java.time.Instant at, String checkpointAnnotation, String checkpointTool) {
         List<Gap> gaps = new ArrayList<>();
         List<String> consulted = new ArrayList<>();
         // Metrics and logs start the moment the cluster collection knows what to read, not after it.
@@ -105,6 +115,16 @@ public final class EvidenceGatherer {
             logsRead += r.logsRead();
         }
         consulted.add("logs: " + logsRead + " container logs read");
+        if (view.workloads().stream().anyMatch(Workload::gang)) {
+            try {
+                List<Observation> saved = checkpoints.of(view.workloads(), new Checkpoints.Where(checkpointAnnotation, checkpointTool), at);
+                observations.addAll(saved);
+                consulted.add("checkpoints: " + saved.size() + " of " + view.workloads().stream().filter(Workload::gang).count()
+                        + " gangs report their last checkpoint");
+            } catch (KubernetesClientException e) {
+                gaps.add(new Gap(Source.CLUSTER, "the gangs' last checkpoints unreadable: " + ClusterCollector.apiFailure(e)));
+            }
+        }
 
         List<Evidence> items = new ArrayList<>(observations.size());
         for (Observation o : observations) {

@@ -66,4 +66,12 @@ public final class Facts {
      */
     public record PastXid(String node, String gpu, String uuid, int xid, boolean fatal, String process, String source,
             String incident, java.time.Instant at) implements Fact {}
+
+    /**
+     * When a training gang last checkpointed, as its trainer reports it: {@code source} names where it was read
+     * (the annotation key or the tool); {@code at} null when only an age was read (a metric);
+     * {@code secondsSince} as of the triage; {@code gpus} the accelerators the gang's pods hold.
+     */
+    public record GangCheckpoint(String namespace, String workload, String kind, java.time.Instant at, long secondsSince,
+            int gpus, String source) implements Fact {}
 }

@@ -15,6 +15,8 @@ public enum Trust {
     public static Trust of(Fact fact) {
         if (fact instanceof Facts.LogMatch l) return l.role().nodeAgent() ? PLATFORM : TENANT;
         if (fact instanceof Facts.ContainerState c) return c.role().nodeAgent() ? PLATFORM : TENANT;
+        // The trainer writes its own checkpoint time: it may delay its own restart, never fence anything.
+        if (fact instanceof Facts.GangCheckpoint) return TENANT;
         if (fact instanceof Facts.ClusterEvent e) {
             // An event in a workload's namespace may have been written by the workload itself.
             return e.namespace() == null || e.namespace().isEmpty() || "default".equals(e.namespace())

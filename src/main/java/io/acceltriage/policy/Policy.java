@@ -17,7 +17,17 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
         Scope scope, Map<String, ActionRule> actions, List<Budget> budgets, Limits limits, Breaker breaker,
         List<MaintenanceWindow> maintenanceWindows, List<Freeze> changeFreezes, Approvals approvals,
         List<String> approvers, Repair repair, RepeatOffenders repeatOffenders, Silences silences, List<Objective> objectives,
-        List<Drill> drills) {
+        List<Drill> drills, Checkpoints checkpoints) {
+
+    /** The components before {@code checkpoints}: code written before the key existed builds a policy without one. */
+    public Policy(String apiVersion, String kind, Metadata metadata, Boolean dryRun, String optOutLabel,
+            Scope scope, Map<String, ActionRule> actions, List<Budget> budgets, Limits limits, Breaker breaker,
+            List<MaintenanceWindow> maintenanceWindows, List<Freeze> changeFreezes, Approvals approvals,
+            List<String> approvers, Repair repair, RepeatOffenders repeatOffenders, Silences silences, List<Objective> objectives,
+            List<Drill> drills) {
+        this(apiVersion, kind, metadata, dryRun, optOutLabel, scope, actions, budgets, limits, breaker, maintenanceWindows,
+                changeFreezes, approvals, approvers, repair, repeatOffenders, silences, objectives, drills, null);
+    }
 
     public record Metadata(String name, String description) {}
 
@@ -152,6 +162,32 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
                 : Durations.parse(repeatOffenders.remediationWindow());
     }
 
+    /**
+     * Where a training gang's last checkpoint is read, and how long a restart may wait for the next one.
+     * {@code annotation}: the key the trainer writes on the gang's top object (JobSet, PyTorchJob,
+     * LeaderWorkerSet, StatefulSet, Job), an RFC 3339 time; {@code tool}: a tool of {@code tools/}
+     * answering seconds since the last checkpoint for a namespace (read when the annotation is absent);
+     * {@code maxWait}: the longest a restart of a gang on a degraded (not failed) device waits for the
+     * next checkpoint before it restarts anyway.
+     */
+    public record Checkpoints(String annotation, String tool, String maxWait) {}
+
+    public static final String DEFAULT_CHECKPOINT_ANNOTATION = "acceltriage.io/last-checkpoint";
+
+    public String checkpointAnnotation() {
+        return checkpoints == null || checkpoints.annotation() == null ? DEFAULT_CHECKPOINT_ANNOTATION : checkpoints.annotation();
+    }
+
+    /** The checkpoint tool's name, null for none: the annotation alone. */
+    public String checkpointTool() {
+        return checkpoints == null ? null : checkpoints.tool();
+    }
+
+    /** 30 minutes unless set: a trainer checkpointing less often than that loses more to the slow device than to the restart. */
+    public Duration checkpointMaxWait() {
+        return checkpoints == null || checkpoints.maxWait() == null ? Duration.ofMinutes(30) : Durations.parse(checkpoints.maxWait());
+    }
+
     /** Silences people create from chat: at most {@code maxDuration} long. */
     public record Silences(String maxDuration) {}
 
@@ -269,7 +305,8 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
         List<String> more = new java.util.ArrayList<>(approversOrEmpty());
         more.add(name);
         return new Policy(apiVersion, kind, metadata, dryRun, optOutLabel, scope, actions, budgets, limits, breaker,
-                maintenanceWindows, changeFreezes, approvals, List.copyOf(more), repair, repeatOffenders, silences, objectives, drills);
+                maintenanceWindows, changeFreezes, approvals, List.copyOf(more), repair, repeatOffenders, silences, objectives, drills,
+                checkpoints);
     }
 
     public Taint cordonTaint() {

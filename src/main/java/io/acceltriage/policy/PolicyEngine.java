@@ -68,17 +68,29 @@ public final class PolicyEngine {
         if (rule.decision() == Decision.DENY) {
             return Verdict.deny("actions." + name + ".decision", "the policy denies " + name);
         }
-        String familyProblem = familyProblem(p.kind(), ctx);
+        // A degraded device works: nothing is taken off it on its own. Taking a training gang off it at the
+        // gang's next checkpoint (fence the node, restart the gang once it has saved) is offered to a person,
+        // whatever the low confidence degradation carries; every other limit still applies.
+        boolean atCheckpoint = ctx.degradation() && p.atCheckpoint()
+                && (p.kind() == ActionKind.RESTART_GROUP || p.kind() == ActionKind.CORDON_NODE);
+        String familyProblem = atCheckpoint ? null : familyProblem(p.kind(), ctx);
         if (familyProblem != null) {
             return Verdict.deny("family", familyProblem);
         }
-        double min = rule.minConfidence() == null ? 0.8 : rule.minConfidence();
+        double min = atCheckpoint ? 0 : rule.minConfidence() == null ? 0.8 : rule.minConfidence();
         if (ctx.confidence() < min) {
             return Verdict.deny("actions." + name + ".minConfidence", String.format(
                     "confidence %.2f is below the %.2f the policy requires for %s", ctx.confidence(), min, name));
         }
         try {
-            return judge(pol, rule, p, ctx, now, min, name);
+            Verdict v = judge(pol, rule, p, ctx, now, min, name);
+            if (atCheckpoint && v.decision() == Decision.ALLOW) {
+                List<String> reasons = new ArrayList<>(v.reasons());
+                reasons.add(0, "the device is degraded, not failed: a person approves taking the gang off it at its next checkpoint"
+                        + " (waits at most " + Durations.format(pol.checkpointMaxWait()) + ")");
+                return new Verdict(Decision.APPROVE, "checkpoints", reasons, v.dryRun());
+            }
+            return v;
         } catch (ClusterUnreadable unreadable) {
             // Scopes, opt-outs and blast-radius caps read the live cluster: when it cannot be read the
             // engine does not know what an action would do, so nothing runs and a person decides.

@@ -182,6 +182,9 @@ final class PolicyValidator {
             duration(o.xidWindow(), "repeatOffenders", "xidWindow");
             duration(o.remediationWindow(), "repeatOffenders", "remediationWindow");
         }
+        if (p.checkpoints() != null) {
+            checkpoints(p.checkpoints());
+        }
         if (p.silences() != null) {
             if (p.silences().maxDuration() == null) {
                 fail("silences.maxDuration is required when silences is given, e.g. 4h", "silences");
@@ -208,6 +211,32 @@ final class PolicyValidator {
             fail("approvers: an entry is empty", "approvers");
         }
         return p;
+    }
+
+    /** An annotation key as Kubernetes allows one (optional DNS prefix, a name of at most 63 characters); a positive wait. */
+    private void checkpoints(Policy.Checkpoints c) {
+        if (c.annotation() != null && !c.annotation().matches(
+                "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?")) {
+            fail("checkpoints.annotation: '" + c.annotation() + "' is not an annotation key (e.g. acceltriage.io/last-checkpoint)",
+                    "checkpoints", "annotation");
+        }
+        if (c.tool() != null && !c.tool().matches("[a-z][a-z0-9_]*")) {
+            fail("checkpoints.tool: '" + c.tool() + "' is not a tool name of tools/ (e.g. training_last_checkpoint)",
+                    "checkpoints", "tool");
+        }
+        duration(c.maxWait(), "checkpoints", "maxWait");
+        if (c.maxWait() != null) {
+            java.time.Duration d;
+            try {
+                d = Durations.parse(c.maxWait());
+            } catch (ArithmeticException e) {
+                d = null;
+            }
+            if (d == null || d.isZero() || d.isNegative() || d.compareTo(java.time.Duration.ofHours(24)) > 0) {
+                fail("checkpoints.maxWait must be more than 0 and at most 24h (a degraded device is taken out within a day), got "
+                        + c.maxWait(), "checkpoints", "maxWait");
+            }
+        }
     }
 
     private void objectives(List<Policy.Objective> objectives) {

@@ -4,9 +4,16 @@ import java.util.List;
 
 /**
  * A mitigation someone wants: the rules planner or the model. It is only a wish until the policy
- * engine gives it a verdict and the executor carries it out.
+ * engine gives it a verdict and the executor carries it out. {@code atCheckpoint}: part of taking a
+ * training gang off a degraded (not failed) device at its next checkpoint — the gang's restart waits
+ * for that checkpoint (at most the policy's {@code checkpoints.maxWait}), and a person approves it.
  */
-public record Proposal(ActionKind kind, String target, String reason, List<String> evidenceIds, String proposedBy) {
+public record Proposal(ActionKind kind, String target, String reason, List<String> evidenceIds, String proposedBy,
+        boolean atCheckpoint) {
+
+    public Proposal(ActionKind kind, String target, String reason, List<String> evidenceIds, String proposedBy) {
+        this(kind, target, reason, evidenceIds, proposedBy, false);
+    }
 
     public String name() {
         return kind.wireName() + ":" + target;

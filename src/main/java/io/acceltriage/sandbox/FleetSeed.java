@@ -359,7 +359,10 @@ final class FleetSeed {
                 "spec", ObjectStore.JSON.convertValue(templateSpec(trainer, "h100-train", "OnFailure"), Map.class));
         server.apply(Map.of("apiVersion", "jobset.x-k8s.io/v1alpha2", "kind", "JobSet",
                 "metadata", Map.of("name", jobSet, "namespace", "ml", "uid", jobSetUid, "generation", 1,
-                        "labels", Map.of("team", "foundation-models")),
+                        "labels", Map.of("team", "foundation-models"),
+                        // the trainer's last checkpoint (SimulatedTrainer writes the next ones)
+                        "annotations", Map.of(SimulatedTrainer.ANNOTATION, java.time.Instant.now().minus(java.time.Duration.ofMinutes(20))
+                                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString())),
                 "spec", Map.of(
                         "failurePolicy", Map.of("maxRestarts", 3),
                         "successPolicy", Map.of("operator", "All"),

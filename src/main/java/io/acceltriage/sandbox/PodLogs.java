@@ -18,6 +18,15 @@ final class PodLogs {
         logs.put(new Key(namespace, pod, container, previous), text == null ? "" : text);
     }
 
+    /** Appends to the current log, keeping its last 500 lines (a kubelet keeps a bounded file too). */
+    void append(String namespace, String pod, String container, String text) {
+        logs.merge(new Key(namespace, pod, container, false), text, (old, more) -> {
+            String all = old + more;
+            String[] lines = all.split("\n", -1);
+            return lines.length <= 501 ? all : String.join("\n", Arrays.copyOfRange(lines, lines.length - 501, lines.length));
+        });
+    }
+
     Optional<String> get(String namespace, String pod, String container, boolean previous) {
         return Optional.ofNullable(logs.get(new Key(namespace, pod, container, previous)));
     }

@@ -26,6 +26,8 @@ public class Sandbox {
 
     private final LocalHttpPort port;
     private final Duration latency;
+    /** How often the simulated pretraining gang checkpoints (acceltriage.sandbox.checkpoint-every). */
+    private final Duration checkpointEvery;
     private final int scaleNodes;
     private final int scalePods;
     private SimulatedCluster cluster;
@@ -40,7 +42,9 @@ public class Sandbox {
     @Inject
     Sandbox(LocalHttpPort port, @ConfigProperty(name = "acceltriage.sandbox.latency", defaultValue = "0s") Duration latency,
             @ConfigProperty(name = "acceltriage.sandbox.scale-nodes", defaultValue = "0") int scaleNodes,
-            @ConfigProperty(name = "acceltriage.sandbox.scale-pods", defaultValue = "0") int scalePods) {
+            @ConfigProperty(name = "acceltriage.sandbox.scale-pods", defaultValue = "0") int scalePods,
+            @ConfigProperty(name = "acceltriage.sandbox.checkpoint-every", defaultValue = "5m") Duration checkpointEvery) {
+        this.checkpointEvery = checkpointEvery;
         this.port = port;
         this.latency = latency;
         this.scaleNodes = scaleNodes;
@@ -57,6 +61,7 @@ public class Sandbox {
                     scaleNodes, scalePods);
         }
         client = latency.isZero() ? cluster.client() : slowed(cluster.client(), latency);
+        cluster.checkpointEvery(checkpointEvery);
         LOG.infof("sandbox cluster started in %d ms: Kubernetes API at %s", (System.nanoTime() - began) / 1_000_000,
                 cluster.apiServer().url());
     }

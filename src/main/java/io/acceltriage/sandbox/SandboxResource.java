@@ -116,6 +116,21 @@ public class SandboxResource {
         return Response.ok(Map.of("reset", true)).build();
     }
 
+    /** The simulated pretraining gang (ml/llm-pretrain) saves a checkpoint now, as its trainer does every checkpoint-every. */
+    @POST
+    @Path("api/v1/sandbox/checkpoint")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response checkpoint() {
+        if (off()) {
+            return offResponse();
+        }
+        java.time.Instant at = sandbox.get().cluster().checkpointNow();
+        if (at == null) {
+            return error(409, "ml/llm-pretrain does not run whole (4 members Ready), so its trainer saves no checkpoint");
+        }
+        return Response.ok(Map.of("workload", "ml/llm-pretrain", "checkpointedAt", at.toString())).build();
+    }
+
     @GET
     @Path("sandbox/exporter/{node}/metrics")
     public Response exporter(@PathParam("node") String node) {

@@ -20,10 +20,12 @@ public final class SimulatedCluster implements AutoCloseable {
     private final FaultInjector faults;
     private final NodeRepairAgents agents;
     private final DiagnosticJobs jobs;
+    private final SimulatedTrainer trainer;
 
     private SimulatedCluster(SimulatedApiServer server, DeviceState devices, ExporterText exporterText,
             FaultInjector faults, NodeRepairAgents agents, DiagnosticJobs jobs) {
         this.jobs = jobs;
+        this.trainer = new SimulatedTrainer(server.client(), server.logs());
         this.server = server;
         this.devices = devices;
         this.exporterText = exporterText;
@@ -83,6 +85,16 @@ public final class SimulatedCluster implements AutoCloseable {
         faults.reset();
     }
 
+    /** The pretraining gang checkpoints every {@code every} from now on (annotation and log line); zero: never. */
+    public void checkpointEvery(java.time.Duration every) {
+        trainer.start(every);
+    }
+
+    /** The pretraining gang checkpoints now, if it runs whole; the checkpoint's time, null when it did not. */
+    public java.time.Instant checkpointNow() {
+        return trainer.checkpoint();
+    }
+
     public boolean hasExporter(String node) {
         return devices.hasDevices(node);
     }
@@ -128,6 +140,7 @@ public final class SimulatedCluster implements AutoCloseable {
 
     @Override
     public void close() {
+        trainer.close();
         agents.close();
         jobs.close();
         server.close();

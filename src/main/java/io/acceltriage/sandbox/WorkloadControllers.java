@@ -90,7 +90,12 @@ final class WorkloadControllers {
         };
     }
 
-    /** The first node, by name, that the pod fits on, preferring another node than the one it left. */
+    /**
+     * The first node, by name, that the pod fits on, preferring another node than the one it left — except
+     * for a member of an indexed Job (a JobSet's or an indexed Job's gang member), which goes back to the
+     * node it left when that node still takes it: it holds the member's image and the GPUs it just freed,
+     * which kube-scheduler's ImageLocality and NodeResourcesFit score first (a restarted gang in place).
+     */
     private Optional<String> schedule(Pod old, String resource, int wanted) {
         Map<String, String> selector = Optional.ofNullable(old.getSpec().getNodeSelector()).orElse(Map.of());
         List<ObjectNode> candidates = new ArrayList<>();
@@ -103,8 +108,10 @@ final class WorkloadControllers {
             }
         }
         String previous = old.getSpec().getNodeName();
+        boolean member = old.getMetadata().getLabels() != null
+                && old.getMetadata().getLabels().containsKey("batch.kubernetes.io/job-completion-index");
         return candidates.stream()
-                .sorted(Comparator.comparing((ObjectNode n) -> n.path("metadata").path("name").asText().equals(previous))
+                .sorted(Comparator.comparing((ObjectNode n) -> n.path("metadata").path("name").asText().equals(previous) != member)
                         .thenComparing(n -> n.path("metadata").path("name").asText()))
                 .map(n -> n.path("metadata").path("name").asText())
                 .findFirst();

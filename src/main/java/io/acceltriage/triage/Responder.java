@@ -76,7 +76,9 @@ public final class Responder {
     public Assessment assess(Subject subject, List<Alert> alerts) {
         java.time.Instant at = alerts.stream().map(Alert::startsAt).filter(java.util.Objects::nonNull)
                 .max(java.time.Instant::compareTo).orElse(java.time.Instant.now());
-        EvidenceBundle bundle = remembered(gatherer.gather(subject, at));
+        io.acceltriage.policy.Policy pol = this.policy.policy();
+        EvidenceBundle bundle = remembered(pol == null ? gatherer.gather(subject, at)
+                : gatherer.gather(subject, at, pol.checkpointAnnotation(), pol.checkpointTool()));
         Diagnosis diagnosis = classifier.classify(bundle);
         Plan plan = planner.plan(diagnosis, bundle);
         PolicyContext ctx = new PolicyContext(diagnosis.family(), diagnosis.confidence(), diagnosis.degradation());
@@ -100,10 +102,12 @@ public final class Responder {
         }
         List<String> alertNames = alerts.stream().map(a -> a.name() + summaryLabel(a)).distinct().toList();
         Assessment unsummarised = new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, judgements, escalation,
-                null, null);
+                null, null).withWorkLost();
         Assessment rules = unsummarised.withSummary(summaries.write(unsummarised));
         // The model investigates after the rules, which are its cross-check and its fallback.
-        return agent == null ? rules : agent.after(rules, p -> policy.decide(p, ctx), summaries);
+        if (agent == null) return rules;
+        Assessment reviewed = agent.after(rules, p -> policy.decide(p, ctx), summaries).withWorkLost();
+        return reviewed;
     }
 
     /** Policy's verdicts on proposals planned outside this responder (a fleet's), against one view of the cluster. */

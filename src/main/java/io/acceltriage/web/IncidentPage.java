@@ -20,7 +20,7 @@ import java.util.TreeMap;
 record IncidentPage(IncidentView incident, String opened, String openedAgo, String confidence, List<AlertRow> alerts,
         List<EvidenceRow> evidence, List<String> gaps, DiagnosisBox diagnosis, List<AuditRow> modelCalls, List<JudgementRow> judgements,
         List<ActionRow> actions, List<AuditRow> approvals, List<AuditRow> verifications, List<AuditRow> timeline,
-        List<String> escalations) {
+        List<String> escalations, List<String> workLost) {
 
     record AlertRow(String name, String status, String startsAt, String received, String labels, String description) {}
 
@@ -110,7 +110,8 @@ record IncidentPage(IncidentView incident, String opened, String openedAgo, Stri
         }
         return new IncidentPage(v, PageText.time(v.openedAt()), PageText.ago(v.openedAt(), now), PageText.percent(v.confidence()),
                 alerts, evidence, gaps, diagnosis, modelCalls, judgements, actions, approvals, verifications, timeline,
-                assessment == null ? List.of() : assessment.escalationReasons());
+                assessment == null ? List.of() : assessment.escalationReasons(),
+                assessment == null ? List.of() : assessment.workLost().stream().map(io.acceltriage.agent.WorkLost::line).toList());
     }
 
     private static String blank(String s) {

@@ -145,6 +145,30 @@ class RulesPlannerTest {
         assertFalse(p.escalationReasons().isEmpty());
     }
 
+    @Test
+    void aDegradedGpuUnderACheckpointingGangFencesTheNodeAndRestartsTheGangAtItsNextCheckpoint() {
+        EvidenceBundle b = Bundles.node(NODE).holds(3, "ml", "pretrain-workers-0-2").xid(3, 92)
+                .gang("JobSet", "ml", "pretrain", "pretrain-workers-0-2").checkpoint("JobSet", "ml", "pretrain", 900, 32).build();
+        Diagnosis d = Diagnoses.device("XID 92 (high single-bit ECC error rate) on GPU 3").confidence(0.5).degradation()
+                .because(idOf(b, Facts.MetricReading.class), 0.5, DEGRADATION).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of("cordon-node:" + NODE, "restart-group:ml/pretrain"), names(p));
+        assertTrue(p.proposals().stream().allMatch(io.acceltriage.policy.Proposal::atCheckpoint), p.toString());
+        assertFalse(p.escalationReasons().isEmpty(), "a person still hears of the degradation");
+    }
+
+    @Test
+    void aDegradedGpuUnderAGangThatReportsNoCheckpointIsOnlyEscalated() {
+        EvidenceBundle b = Bundles.node(NODE).holds(3, "ml", "pretrain-workers-0-2").xid(3, 92)
+                .gang("JobSet", "ml", "pretrain", "pretrain-workers-0-2").build();
+        Diagnosis d = Diagnoses.device("XID 92 (high single-bit ECC error rate) on GPU 3").confidence(0.5).degradation()
+                .because(idOf(b, Facts.MetricReading.class), 0.5, DEGRADATION).build();
+
+        assertEquals(List.of(), names(PLANNER.plan(d, b)));
+    }
+
     // --- infrastructure ---
 
     @Test

@@ -306,6 +306,13 @@ public final class Bundles {
     }
 
     /** The members of a gang (JobSet, PyTorchJob, LeaderWorkerSet, …) that run on the node. */
+    /** The gang's trainer last checkpointed {@code secondsAgo} before the triage, holding {@code gpus} GPUs (its annotation). */
+    public Bundles checkpoint(String kind, String namespace, String name, long secondsAgo, int gpus) {
+        return add(Source.CLUSTER, kind + " " + namespace + "/" + name + " last checkpointed " + secondsAgo + " s ago",
+                new Facts.GangCheckpoint(namespace, name, kind, Instant.parse("2026-11-30T12:00:00Z").minusSeconds(secondsAgo), secondsAgo,
+                        gpus, "annotation acceltriage.io/last-checkpoint"));
+    }
+
     public Bundles gang(String kind, String namespace, String name, String... membersOnNode) {
         return workload(kind, namespace, name, true, false, null, null, membersOnNode);
     }

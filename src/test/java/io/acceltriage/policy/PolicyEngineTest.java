@@ -299,4 +299,20 @@ class PolicyEngineTest {
         assertEquals("limits.keepLastHealthyNode", engine(RECOVERY + "limits: {maxCordonedShareOfPool: 1.0}\n")
                 .decide(of(ActionKind.RESET_GPU, "n1/1"), DEVICE).rule(), "a reset fences its node: the pool's limits hold");
     }
+
+    @Test
+    void aDegradedDeviceTakesAGangOffOnlyAtItsNextCheckpointAndOnlyWithAPerson() {
+        PolicyEngine e = engine(ALLOW_ALL);
+        PolicyContext degraded = new PolicyContext(Family.DEVICE, 0.5, true);
+        Proposal atCheckpoint = new Proposal(ActionKind.RESTART_GROUP, "ml/pretrain", "test", List.of(), "test", true);
+        Verdict v = e.decide(atCheckpoint, degraded);
+        assertEquals(Decision.APPROVE, v.decision(), v.reasons().toString());
+        assertEquals("checkpoints", v.rule());
+        assertTrue(v.reasons().get(0).contains("at its next checkpoint (waits at most 30m)"), v.reasons().toString());
+
+        Verdict now = e.decide(of(ActionKind.RESTART_GROUP, "ml/pretrain"), degraded);
+        assertEquals(Decision.DENY, now.decision(), "not at a checkpoint: a degraded device is a person's call");
+        assertEquals(Decision.DENY, e.decide(new Proposal(ActionKind.DRAIN_NODE, "n1", "test", List.of(), "test", true), degraded).decision(),
+                "only the fence and the restart go at a checkpoint");
+    }
 }

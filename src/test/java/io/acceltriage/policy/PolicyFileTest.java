@@ -86,6 +86,24 @@ class PolicyFileTest {
     }
 
     @Test
+    void theCheckpointKeysAreCheckedWithTheirLines() {
+        Policy ok = Policy.parse("ok.yaml", "apiVersion: acceltriage.io/v1\nkind: Policy\ncheckpoints:\n  annotation: example.com/ckpt\n  tool: training_last_checkpoint\n  maxWait: 10m\n"
+                .getBytes(StandardCharsets.UTF_8));
+        assertEquals("example.com/ckpt", ok.checkpointAnnotation());
+        assertEquals(java.time.Duration.ofMinutes(10), ok.checkpointMaxWait());
+        assertEquals(Policy.DEFAULT_CHECKPOINT_ANNOTATION, Policy.parse("d.yaml", "apiVersion: acceltriage.io/v1\nkind: Policy\n"
+                .getBytes(StandardCharsets.UTF_8)).checkpointAnnotation());
+        assertEquals("bad.yaml:4: checkpoints.annotation: 'not a key!' is not an annotation key (e.g. acceltriage.io/last-checkpoint)",
+                refusal("apiVersion: acceltriage.io/v1\nkind: Policy\ncheckpoints:\n  annotation: 'not a key!'\n"));
+        assertEquals("bad.yaml:5: checkpoints.maxWait must be more than 0 and at most 24h (a degraded device is taken out within a day), got 3d",
+                refusal("apiVersion: acceltriage.io/v1\nkind: Policy\ncheckpoints:\n  tool: training_last_checkpoint\n  maxWait: 3d\n"));
+        assertTrue(refusal("apiVersion: acceltriage.io/v1\nkind: Policy\ncheckpoints:\n  maxWait: soon\n")
+                .startsWith("bad.yaml:4: checkpoints.maxWait: 'soon' is not a duration"));
+        assertTrue(refusal("apiVersion: acceltriage.io/v1\nkind: Policy\ncheckpoints:\n  every: 1h\n")
+                .startsWith("bad.yaml:4: unknown key 'every'"));
+    }
+
+    @Test
     void aWrongApiVersionIsRefused() {
         assertTrue(refusal("apiVersion: v1\nkind: Policy\n").startsWith("bad.yaml:1: 'v1' is not a policy apiVersion"));
     }

@@ -220,17 +220,26 @@ class SimulatedClusterTest {
     }
 
     @Test
-    void aDeletedGangWorkerIsRecreatedOnAFreeH100Node() {
+    void aDeletedGangWorkerIsRecreatedOnTheNodeItLeftOrOnAFreeH100NodeOnceThatOneIsCordoned() {
         Pod worker = client.pods().inNamespace("ml").withLabel("batch.kubernetes.io/job-completion-index", "2")
                 .list().getItems().get(0);
+        String left = worker.getSpec().getNodeName();
 
         client.pods().inNamespace("ml").withName(worker.getMetadata().getName()).delete();
 
         Pod replacement = client.pods().inNamespace("ml").withLabel("batch.kubernetes.io/job-completion-index", "2")
                 .list().getItems().get(0);
         assertNotEquals(worker.getMetadata().getName(), replacement.getMetadata().getName());
-        assertEquals("gpu-h100-05", replacement.getSpec().getNodeName());
+        assertEquals(left, replacement.getSpec().getNodeName(), "back in place: the node holds its image and the GPUs it freed");
         assertEquals(8, FaultInjector.gpuIds(replacement.getStatus().getContainerStatuses().get(0)).size());
+
+        client.nodes().withName(left).edit(n -> { n.getSpec().setUnschedulable(true); return n; });
+        client.pods().inNamespace("ml").withName(replacement.getMetadata().getName()).delete();
+
+        Pod moved = client.pods().inNamespace("ml").withLabel("batch.kubernetes.io/job-completion-index", "2")
+                .list().getItems().get(0);
+        assertEquals("gpu-h100-05", moved.getSpec().getNodeName());
+        assertEquals(8, FaultInjector.gpuIds(moved.getStatus().getContainerStatuses().get(0)).size());
     }
 
     @Test
