@@ -91,16 +91,47 @@ public class FaultHistory {
     }
 
     /**
-     * GPUs with at least {@code fatalFaults} fatal XIDs at or after {@code since} (each incident's
-     * sighting of an XID on a GPU counts once), the most recent offender first: the fleet page's list.
+     * The fatal XIDs of GPU {@code gpu} (index or UUID) of {@code node} at or after {@code since}, each incident's
+     * sighting of an XID once, oldest first: what the policy's repeat-offender rule counts.
      */
-    public List<RepeatOffender> repeatOffenders(Instant since, int fatalFaults) {
-        List<GpuFault> fatal = database.read(c -> {
+    public List<GpuFault> fatalOnGpu(String node, String gpu, Instant since) {
+        return once(onGpu(node, gpu, since).stream().filter(GpuFault::fatal).toList());
+    }
+
+    /** The fatal XIDs of every GPU of {@code node} at or after {@code since}, each incident's sighting of an XID once. */
+    public List<GpuFault> fatalOnNode(String node, Instant since) {
+        return once(onNodes(List.of(node), since).stream().filter(GpuFault::fatal).toList());
+    }
+
+    /** Each incident's sighting of an XID on a GPU once (a re-triage of an incident records no second one). */
+    private static List<GpuFault> once(List<GpuFault> faults) {
+        Map<String, GpuFault> first = new LinkedHashMap<>();
+        faults.forEach(f -> first.putIfAbsent(f.node() + "/" + f.gpu() + "|" + f.incidentId() + "|" + f.xid(), f));
+        return List.copyOf(first.values());
+    }
+
+    /** Fatal XIDs per GPU ({@code node/gpu}) at or after {@code since}, counted as the repeat-offender rule counts them. */
+    public Map<String, Long> fatalPerGpu(Instant since) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        once(fatalSince(since)).forEach(f -> out.merge(f.node() + "/" + f.gpu(), 1L, Long::sum));
+        return out;
+    }
+
+    private List<GpuFault> fatalSince(Instant since) {
+        return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from gpu_faults where fatal and at >= ? order by at, id")) {
                 ps.setTimestamp(1, Timestamp.from(since));
                 return map(ps);
             }
         });
+    }
+
+    /**
+     * GPUs with at least {@code fatalFaults} fatal XIDs at or after {@code since} (each incident's
+     * sighting of an XID on a GPU counts once), the most recent offender first: the fleet page's list.
+     */
+    public List<RepeatOffender> repeatOffenders(Instant since, int fatalFaults) {
+        List<GpuFault> fatal = fatalSince(since);
         Map<String, List<GpuFault>> byGpu = new LinkedHashMap<>();
         for (GpuFault f : fatal) {
             byGpu.computeIfAbsent(f.node() + "/" + f.gpu(), k -> new ArrayList<>()).add(f);

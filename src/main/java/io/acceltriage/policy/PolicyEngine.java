@@ -30,6 +30,7 @@ public final class PolicyEngine {
     private final ActionHistory history;
     private final Breaker breaker;
     private final Clock clock;
+    private final FaultCounts faults;
 
     /** An engine without memory of past actions: replay and single decisions. */
     public PolicyEngine(Policy policy, ClusterFacts cluster) {
@@ -37,6 +38,13 @@ public final class PolicyEngine {
     }
 
     public PolicyEngine(Supplier<Policy> policy, ClusterFacts cluster, ActionHistory history, Breaker breaker, Clock clock) {
+        this(policy, cluster, history, breaker, clock, FaultCounts.NONE);
+    }
+
+    /** {@code faults}: the GPUs' fault history, which the repeat-offender rule counts fatal XIDs in. */
+    public PolicyEngine(Supplier<Policy> policy, ClusterFacts cluster, ActionHistory history, Breaker breaker, Clock clock,
+            FaultCounts faults) {
+        this.faults = faults;
         this.policy = policy;
         this.cluster = cluster;
         this.history = history;
@@ -54,7 +62,7 @@ public final class PolicyEngine {
      */
     public PolicyEngine forOneAssessment() {
         ClusterFacts facts = cluster.forOneDecision();
-        return facts == cluster ? this : new PolicyEngine(policy, facts, history, breaker, clock);
+        return facts == cluster ? this : new PolicyEngine(policy, facts, history, breaker, clock, faults);
     }
 
     public Verdict decide(Proposal p, PolicyContext ctx) {
@@ -206,9 +214,10 @@ public final class PolicyEngine {
 
     /**
      * NVSentinel's repeat-offender rules: a GPU with {@code fatalXidsPerGpu} fatal XIDs in the window
-     * (each incident that asked for its reset is one), or a node remediated {@code remediationsPerNode}
-     * times in the window, is not reset, repaired or returned automatically any more: the hardware
-     * goes to support for replacement. Counted from the actions table, this proposal included.
+     * (counted in the fault history, each incident's sighting of an XID once, the one this reset answers
+     * included), or a node remediated {@code remediationsPerNode} times in the window (counted in the
+     * actions table, this proposal included), is not reset, repaired or returned automatically any more:
+     * the hardware goes to support for replacement.
      */
     private Optional<Verdict> repeatOffender(Policy pol, Proposal p, Instant now) {
         if (p.kind() != ActionKind.RESET_GPU && p.kind() != ActionKind.REPAIR_NODE && p.kind() != ActionKind.RETURN_NODE) {
@@ -216,13 +225,26 @@ public final class PolicyEngine {
         }
         String node = p.kind().node(p.target());
         if (p.kind() == ActionKind.RESET_GPU) {
-            List<ActionHistory.Past> xids = history.proposedSince(now.minus(pol.xidWindow())).stream()
-                    .filter(a -> a.kind() == ActionKind.RESET_GPU && a.target().equals(p.target())).toList();
+            // The XID this reset answers is this triage's, recorded in the history only once the triage is stored.
+            List<Instant> xids = faults.fatalXids(node, p.target().substring(p.target().indexOf('/') + 1), now.minus(pol.xidWindow()));
             if (xids.size() + 1 >= pol.fatalXidsPerGpu()) {
                 return Optional.of(Verdict.deny("repeatOffenders.fatalXidsPerGpu", String.format(
                         "repeat offender: GPU %s has had %d fatal XIDs in the last %s (the limit is %d; earlier"
                                 + " ones at %s): no more automatic resets, contact support to replace the GPU",
-                        p.target(), xids.size() + 1, Durations.format(pol.xidWindow()), pol.fatalXidsPerGpu(), times(xids))));
+                        p.target(), xids.size() + 1, Durations.format(pol.xidWindow()), pol.fatalXidsPerGpu(),
+                        xids.isEmpty() ? "none" : String.join(", ", xids.stream().map(Instant::toString).toList()))));
+            }
+        }
+        if (p.kind() == ActionKind.RETURN_NODE) {
+            // A node holding a GPU over the fatal-XID limit is never returned automatically: it goes to support.
+            for (Map.Entry<String, List<Instant>> g : faults.fatalXidsByGpu(node, now.minus(pol.xidWindow())).entrySet()) {
+                if (g.getValue().size() >= pol.fatalXidsPerGpu()) {
+                    return Optional.of(Verdict.deny("repeatOffenders.fatalXidsPerGpu", String.format(
+                            "repeat offender: GPU %s/%s has had %d fatal XIDs in the last %s (the limit is %d; at %s): the node"
+                                    + " stays fenced, contact support to replace the GPU", node, g.getKey(), g.getValue().size(),
+                            Durations.format(pol.xidWindow()), pol.fatalXidsPerGpu(),
+                            String.join(", ", g.getValue().stream().map(Instant::toString).toList()))));
+                }
             }
         }
         List<ActionHistory.Past> remediations = history.since(now.minus(pol.remediationWindow())).stream()
@@ -241,10 +263,6 @@ public final class PolicyEngine {
     /** What counts as one remediation of a node: a GPU reset on it, or a hand-over to repair. */
     private static boolean remediates(ActionKind k) {
         return k == ActionKind.RESET_GPU || k == ActionKind.REPAIR_NODE;
-    }
-
-    private static String times(List<ActionHistory.Past> past) {
-        return past.isEmpty() ? "none" : String.join(", ", past.stream().map(a -> a.at().toString()).toList());
     }
 
     private Optional<Verdict> coolingDown(Policy.ActionRule rule, Proposal p, Instant now) {

@@ -38,6 +38,7 @@ public class ResponderFactory {
     private final Template summary;
     private final ModelMode models;
     private final GpuMemory memory;
+    private final io.acceltriage.history.FaultHistory faults;
     private final ExecutorService sources = Executors.newFixedThreadPool(8, r -> {
         Thread t = new Thread(r, "acceltriage-evidence");
         t.setDaemon(true);
@@ -53,6 +54,7 @@ public class ResponderFactory {
         this.xids = XidCatalogue.load();
         this.clusterSignals = ClusterSignals.load();
         this.summary = summary;
+        this.faults = faults;
         this.memory = new GpuMemory(faults, new io.acceltriage.diagnosis.XidSightings(toolsets), xids,
                 io.acceltriage.diagnosis.GpuRepeats.load());
     }
@@ -97,9 +99,26 @@ public class ResponderFactory {
         EvidenceGatherer gatherer = EvidenceGatherer.over(cluster, metrics, toolsets, signatures, nodeAgents, sources);
         Classifier classifier = new Classifier(xids, toolsets, signatures, clusterSignals);
         PolicyEngine engine = new PolicyEngine(policy, cluster.census(nodeAgents.poolLabels(), nodeAgents.acceleratorResources()),
-                history, breaker, java.time.Clock.systemUTC());
+                history, breaker, java.time.Clock.systemUTC(), fatalXids(faults));
         return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary), liveModel())
                 .remembering(memory);
+    }
+
+    /** The fault history as the policy's repeat-offender rule counts it. */
+    static io.acceltriage.policy.FaultCounts fatalXids(io.acceltriage.history.FaultHistory faults) {
+        return new io.acceltriage.policy.FaultCounts() {
+            @Override
+            public java.util.List<java.time.Instant> fatalXids(String node, String gpu, java.time.Instant since) {
+                return faults.fatalOnGpu(node, gpu, since).stream().map(io.acceltriage.history.GpuFault::at).toList();
+            }
+
+            @Override
+            public java.util.Map<String, java.util.List<java.time.Instant>> fatalXidsByGpu(String node, java.time.Instant since) {
+                return faults.fatalOnNode(node, since).stream().collect(java.util.stream.Collectors.groupingBy(
+                        io.acceltriage.history.GpuFault::gpu, java.util.TreeMap::new,
+                        java.util.stream.Collectors.mapping(io.acceltriage.history.GpuFault::at, java.util.stream.Collectors.toList())));
+            }
+        };
     }
 
     public Toolsets toolsets() {

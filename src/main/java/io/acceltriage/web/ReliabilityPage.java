@@ -58,10 +58,14 @@ class ReliabilityPage {
     private final ActionHistory history;
     private final PolicySource policy;
 
-    ReliabilityPage(Reliability reliability, Database database, PolicySource policy) {
+    private final io.acceltriage.history.FaultHistory faults;
+
+    ReliabilityPage(Reliability reliability, Database database, PolicySource policy, io.acceltriage.history.FaultHistory faults) {
         this.reliability = reliability;
-        // The same history the policy engine's repeat-offender rule reads (the actions table), not a second query.
+        // The same records the policy engine's repeat-offender rules read (the actions table for remediations,
+        // the fault history for fatal XIDs), not a second count.
         this.history = new StoredHistory(database);
+        this.faults = faults;
         this.policy = policy;
     }
 
@@ -119,18 +123,17 @@ class ReliabilityPage {
     }
 
     /**
-     * What the policy's repeat-offender rule counts, as it counts it: fatal-XID resets wanted per GPU
-     * within its XID window, and remediations (resets, repairs) per node within its remediation window.
+     * What the policy's repeat-offender rules count, as they count them: fatal XIDs per GPU in the fault
+     * history within the XID window, and remediations (resets, repairs) per node within the remediation window.
      */
     List<Chart> repeatOffenders(Policy pol, Instant now) {
-        Map<String, Long> resets = history.proposedSince(now.minus(pol.xidWindow())).stream()
-                .filter(a -> a.kind() == ActionKind.RESET_GPU).collect(Collectors.groupingBy(ActionHistory.Past::target, Collectors.counting()));
+        Map<String, Long> resets = faults.fatalPerGpu(now.minus(pol.xidWindow()));
         Map<String, Long> remediations = history.since(now.minus(pol.remediationWindow())).stream()
                 .filter(a -> a.kind() == ActionKind.RESET_GPU || a.kind() == ActionKind.REPAIR_NODE)
                 .collect(Collectors.groupingBy(a -> a.kind().node(a.target()), Collectors.counting()));
         return List.of(
                 new Chart("repeat-gpus", "Repeat-offender GPUs", Charts.bars("Fatal XIDs per GPU, last " + hours(pol.xidWindow()),
-                        top(resets), "fatal XIDs"), "GPU resets wanted per GPU in the last " + hours(pol.xidWindow())
+                        top(resets), "fatal XIDs"), "Fatal XIDs recorded per GPU (its fault history) in the last " + hours(pol.xidWindow())
                         + "; at " + pol.fatalXidsPerGpu() + " the policy stops resetting it (repeatOffenders.fatalXidsPerGpu)"),
                 new Chart("repeat-nodes", "Repeat-offender nodes", Charts.bars("Remediations per node, last "
                         + hours(pol.remediationWindow()), top(remediations), "remediations"), "GPU resets and repairs per node in the last "

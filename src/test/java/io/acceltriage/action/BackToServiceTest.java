@@ -407,9 +407,11 @@ class BackToServiceTest {
     }
 
     @Test
-    void theFifthFatalXidOnAGpuIsCountedFromTheActionsTableAndStopsTheReset() {
+    void theFifthFatalXidOnAGpuIsCountedFromTheFaultHistoryAndStopsTheReset() {
         // A GPU of its own, so other tests' rows in the shared database do not count.
         String gpu = "gpu-x-" + UUID.randomUUID().toString().substring(0, 6) + "/1";
+        String node = gpu.substring(0, gpu.indexOf('/'));
+        io.acceltriage.history.FaultHistory faults = new io.acceltriage.history.FaultHistory(database);
         io.acceltriage.cluster.ClusterFacts facts = new io.acceltriage.cluster.ClusterFacts() {
             public io.acceltriage.cluster.PoolState poolOf(String node) {
                 return new io.acceltriage.cluster.PoolState("h100-train", 12, 0, 11, false);
@@ -421,16 +423,27 @@ class BackToServiceTest {
         };
         Policy policy = Policy.load("policies/default.yaml");
         io.acceltriage.policy.PolicyEngine engine = new io.acceltriage.policy.PolicyEngine(() -> policy, facts, new StoredHistory(database),
-                io.acceltriage.policy.Breaker.inMemory(), java.time.Clock.systemUTC());
+                io.acceltriage.policy.Breaker.inMemory(), java.time.Clock.systemUTC(), (n, g, since) -> faults.fatalOnGpu(n, g, since)
+                        .stream().map(io.acceltriage.history.GpuFault::at).toList());
         io.acceltriage.policy.PolicyContext device = new io.acceltriage.policy.PolicyContext(io.acceltriage.diagnosis.Family.DEVICE, 0.95, false);
         for (int i = 1; i <= 5; i++) {
             var proposal = MitigationsTest.proposal(ActionKind.RESET_GPU, gpu);
             io.acceltriage.policy.Verdict v = engine.decide(proposal, device);
             if (i < 5) {
                 assertEquals(io.acceltriage.policy.Decision.APPROVE, v.decision(), "XID " + i + ": " + v);
-                // Nobody approves: the reset is rejected or expires, yet the XID it answered still counts.
-                ActionRecord waiting = executor.carryOut("inc-xid-" + i + "-" + gpu, proposal, v);
+                // Nobody approves: the reset is rejected or expires, yet the XID it answered still counts, as its
+                // incident recorded it in the fault history (twice: a re-triage of an incident counts once).
+                String incident = "inc-xid-" + i + "-" + gpu;
+                ActionRecord waiting = executor.carryOut(incident, proposal, v);
                 assertEquals(ActionStatus.AWAITING_APPROVAL, waiting.status());
+                for (int seen = 0; seen < 2; seen++) {
+                    java.time.Instant at = java.time.Instant.now().minusSeconds(seen);
+                    database.transaction(tx -> {
+                        faults.record(tx, List.of(new io.acceltriage.history.GpuFault(node, "1", null, 48, true, "pid-" + at.getNano(),
+                                "exporter", incident, at)));
+                        return null;
+                    });
+                }
             } else {
                 assertEquals("repeatOffenders.fatalXidsPerGpu", v.rule(), v.toString());
                 assertTrue(v.reasons().get(0).contains("5 fatal XIDs") && v.reasons().get(0).contains("contact support"), v.toString());

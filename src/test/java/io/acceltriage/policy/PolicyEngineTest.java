@@ -57,11 +57,25 @@ class PolicyEngineTest {
     final Cluster cluster = new Cluster();
     final List<ActionHistory.Past> past = new ArrayList<>();
     final Breaker breaker = Breaker.inMemory();
+    /** Fatal XIDs the fault history holds, as the test says. */
+    record Seen(String node, String gpu, Instant at) {}
+    final List<Seen> fatal = new ArrayList<>();
 
     private PolicyEngine engine(String yaml) {
         Policy p = Policy.parse("test.yaml", ("apiVersion: acceltriage.io/v1\nkind: Policy\n" + yaml).getBytes(StandardCharsets.UTF_8));
         return new PolicyEngine(() -> p, cluster, since -> past.stream().filter(a -> !a.at().isBefore(since)).toList(), breaker,
-                Clock.fixed(NOW, ZoneOffset.UTC));
+                Clock.fixed(NOW, ZoneOffset.UTC), new FaultCounts() {
+                    public List<Instant> fatalXids(String node, String gpu, Instant since) {
+                        return fatal.stream().filter(f -> f.node().equals(node) && f.gpu().equals(gpu) && !f.at().isBefore(since))
+                                .map(Seen::at).toList();
+                    }
+
+                    public Map<String, List<Instant>> fatalXidsByGpu(String node, Instant since) {
+                        return fatal.stream().filter(f -> f.node().equals(node) && !f.at().isBefore(since)).collect(
+                                java.util.stream.Collectors.groupingBy(Seen::gpu, java.util.stream.Collectors.mapping(Seen::at,
+                                        java.util.stream.Collectors.toList())));
+                    }
+                });
     }
 
     private static Proposal cordon(String node) {
@@ -252,20 +266,29 @@ class PolicyEngineTest {
 
     @Test
     void theFifthFatalXidOnOneGpuInADayStopsAutomaticResetsAndSaysContactSupport() {
-        for (int h = 1; h <= 3; h++) past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n1/1", NOW.minusSeconds(3600L * h)));
+        // Counted in the fault history (sightings), not in the actions table: resets wanted there do not count.
+        for (int h = 1; h <= 3; h++) fatal.add(new Seen("n1", "1", NOW.minusSeconds(3600L * h)));
+        for (int h = 1; h <= 3; h++) past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n1/1", NOW.minusSeconds(60L * h)));
         // Another GPU of the node, and an old one, do not count toward GPU 1.
-        past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n1/2", NOW.minusSeconds(60)));
-        past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n1/1", NOW.minusSeconds(3600L * 30)));
+        fatal.add(new Seen("n1", "2", NOW.minusSeconds(60)));
+        fatal.add(new Seen("n1", "1", NOW.minusSeconds(3600L * 30)));
         PolicyEngine e = engine(RECOVERY + "repeatOffenders: {remediationsPerNode: 50}\n");
         assertEquals(Decision.APPROVE, e.decide(of(ActionKind.RESET_GPU, "n1/1"), DEVICE).decision(), "the fourth still resets");
 
-        past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n1/1", NOW.minusSeconds(1800)));
+        fatal.add(new Seen("n1", "1", NOW.minusSeconds(1800)));
         Verdict fifth = e.decide(of(ActionKind.RESET_GPU, "n1/1"), DEVICE);
         assertEquals(Decision.DENY, fifth.decision());
         assertEquals("repeatOffenders.fatalXidsPerGpu", fifth.rule());
         assertTrue(fifth.reasons().get(0).contains("5 fatal XIDs in the last 1d (the limit is 5") && fifth.reasons().get(0).contains("contact support"),
                 fifth.reasons().toString());
         assertEquals(Decision.APPROVE, e.decide(of(ActionKind.RESET_GPU, "n1/2"), DEVICE).decision());
+        assertEquals(Decision.ALLOW, e.decide(of(ActionKind.RETURN_NODE, "n1"), DEVICE).decision(),
+                "four fatal XIDs recorded: the node may still come back");
+
+        fatal.add(new Seen("n1", "1", NOW.minusSeconds(600)));
+        Verdict back = e.decide(of(ActionKind.RETURN_NODE, "n1"), DEVICE);
+        assertEquals("repeatOffenders.fatalXidsPerGpu", back.rule(), "a node holding a repeat offender stays fenced: " + back);
+        assertTrue(back.reasons().get(0).contains("GPU n1/1 has had 5 fatal XIDs"), back.reasons().toString());
     }
 
     @Test
