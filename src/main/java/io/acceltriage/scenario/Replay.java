@@ -108,6 +108,25 @@ public final class Replay {
                 }
             }
         }
+        for (String want : orEmpty(expect.atCheckpoint())) {
+            boolean waits = outcome.assessments().stream().flatMap(a -> a.judgements().stream())
+                    .anyMatch(j -> j.proposal().atCheckpoint() && matches(j.proposal().name(), want));
+            if (!waits) {
+                problems.add("not at the next checkpoint: " + want);
+                proposalsRight = false;
+            }
+        }
+        if (expect.workLost() != null) {
+            for (Map.Entry<String, Double> want : expect.workLost().entrySet()) {
+                java.util.Optional<io.acceltriage.agent.WorkLost> lost = outcome.assessments().stream().flatMap(a -> a.workLost().stream())
+                        .filter(w -> w.workload().equals(want.getKey())).findFirst();
+                if (lost.isEmpty() || Math.abs(lost.get().gpuHours() - want.getValue()) > 0.1) {
+                    problems.add("work lost by " + want.getKey() + ": " + lost.map(w -> w.gpuHours() + " GPU-hours").orElse("not stated")
+                            + ", expected " + want.getValue());
+                    proposalsRight = false;
+                }
+            }
+        }
         if (expect.escalate() != null && expect.escalate() != outcome.escalates()) {
             problems.add(expect.escalate() ? "did not escalate" : "escalated but must not page");
         }

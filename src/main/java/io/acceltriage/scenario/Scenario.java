@@ -16,7 +16,12 @@ public record Scenario(String apiVersion, String kind, Metadata metadata, Spec s
 
     public record Metrics(String now, String tenMinutesAgo) {}
 
-    public record Expect(String family, List<String> actions, List<String> forbidden, Boolean escalate) {}
+    /**
+     * {@code atCheckpoint} (optional): entries that must be proposed to run at the gang's next checkpoint;
+     * {@code workLost} (optional): per gang ({@code namespace/name}) the GPU-hours a restart now would lose, ±0.1.
+     */
+    public record Expect(String family, List<String> actions, List<String> forbidden, Boolean escalate, List<String> atCheckpoint,
+            Map<String, Double> workLost) {}
 
     public String name() {
         return metadata.name();

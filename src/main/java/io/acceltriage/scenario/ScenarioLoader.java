@@ -53,7 +53,8 @@ public final class ScenarioLoader {
         } catch (IllegalArgumentException e) {
             throw new DataFiles.InvalidDataFile(at + ": spec.expect.family: " + e.getMessage());
         }
-        for (List<String> entries : new ArrayList<>(java.util.Arrays.asList(spec.expect().actions(), spec.expect().forbidden()))) {
+        for (List<String> entries : new ArrayList<>(java.util.Arrays.asList(spec.expect().actions(), spec.expect().forbidden(),
+                spec.expect().atCheckpoint()))) {
             if (entries == null) continue;
             for (String entry : entries) {
                 String kind = entry.contains(":") ? entry.substring(0, entry.indexOf(':')) : entry;
