@@ -151,6 +151,11 @@ public final class Bundles {
                 new Facts.NodeCondition(node, type, status, reason, message));
     }
 
+    /** A taint on the node (the node lifecycle controller's unreachable/not-ready ones, a health agent's). */
+    public Bundles taint(String key, String effect) {
+        return add(Source.CLUSTER, node + " taint " + key + ":" + effect, new Facts.NodeTaint(node, key, null, effect));
+    }
+
     /** The kubelet stopped posting status. */
     public Bundles notReady() {
         return condition("Ready", "Unknown", "NodeStatusUnknown", "Kubelet stopped posting node status.");
