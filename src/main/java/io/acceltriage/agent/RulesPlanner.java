@@ -182,8 +182,9 @@ public final class RulesPlanner {
 
     /**
      * XID 154's recovery flag as a platform source relays the driver's line (a node event or condition of a node
-     * agent): the driver's own statement of what the GPU needs. A node reboot goes to repair; a GPU reset or a
-     * drain of its peers needs the GPU's index or a drain no mitigation here does, so a person does those.
+     * agent): the driver's own statement of what the GPU needs. A node reboot goes to repair; a GPU reset goes to the
+     * one GPU of the node whose XID gauge just changed (the kernel line names the GPU by PCI address only, so with
+     * none or several a person picks it); a drain of its peers is no mitigation here, so a person does it.
      */
     private Optional<java.util.function.Function<List<String>, List<Proposal>>> recoveryFlag(EvidenceBundle b, String id) {
         Optional<Evidence> e = b.byId(id).filter(Evidence::platform);
@@ -191,8 +192,23 @@ public final class RulesPlanner {
                 : f instanceof Facts.NodeCondition c && "True".equals(c.status()) ? c.message() : null).orElse(null);
         String node = e.flatMap(RulesPlanner::nodeOf).orElse(null);
         if (text == null || node == null) return Optional.empty();
-        return xids.recoveryIn(text).filter(r -> "reboot".equals(r.needs())).map(r -> cited -> rebootThroughRepair(node,
-                "the driver requires a " + r.action() + " (XID 154, flag 0x" + Integer.toHexString(r.flag()) + ")", cited));
+        Optional<XidCatalogue.RecoveryAction> action = xids.recoveryIn(text);
+        String why = action.map(r -> "the driver requires a " + r.action() + " (XID 154, flag 0x" + Integer.toHexString(r.flag()) + ")")
+                .orElse("");
+        if (action.filter(r -> "reboot".equals(r.needs())).isPresent()) {
+            return Optional.of(cited -> rebootThroughRepair(node, why, cited));
+        }
+        if (action.filter(r -> "reset".equals(r.needs())).isPresent()) {
+            List<String> gpus = b.items().stream().filter(Evidence::platform).map(Evidence::fact)
+                    .filter(f -> f instanceof Facts.MetricReading m && "DCGM_FI_DEV_XID_ERRORS".equals(m.metric()) && node.equals(m.node())
+                            && m.device() != null && m.value() != 0 && (m.previous() == null || m.changed()))
+                    .map(f -> ((Facts.MetricReading) f).device()).distinct().toList();
+            if (gpus.size() == 1) {
+                return Optional.of(cited -> List.of(new Proposal(ActionKind.RESET_GPU, node + "/" + gpus.get(0), "reset GPU " + gpus.get(0)
+                        + " of " + node + ": " + why, cited, BY)));
+            }
+        }
+        return Optional.empty();
     }
 
     /** Every reason of the diagnosis that says what the device needs says it is due for replacement, and one does. */

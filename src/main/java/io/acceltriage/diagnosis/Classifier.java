@@ -159,9 +159,14 @@ public final class Classifier {
             Optional<XidCatalogue.Xid> x = xids.get(Integer.parseInt(f.group().substring(4))).filter(r -> !r.explains().isEmpty());
             if (x.isEmpty()) continue;
             for (String id : f.evidenceIds()) {
-                b.byId(id).filter(Evidence::platform).map(Evidence::fact).filter(Facts.MetricReading.class::isInstance)
-                        .map(Facts.MetricReading.class::cast).ifPresent(m -> events.add(new Event(f, x.get(), m.node(), m.device(),
-                                m.pod() == null ? null : (m.namespace() == null ? "" : m.namespace() + "/") + m.pod())));
+                Optional<Evidence> e = b.byId(id).filter(Evidence::platform);
+                if (e.isPresent() && e.get().fact() instanceof Facts.MetricReading m) {
+                    events.add(new Event(f, x.get(), m.node(), m.device(),
+                            m.pod() == null ? null : (m.namespace() == null ? "" : m.namespace() + "/") + m.pod()));
+                } else {
+                    // A kernel line a node agent relays names the GPU by PCI address only: the node is the event's place.
+                    e.flatMap(ev -> nodeOfFact(ev.fact())).ifPresent(n -> events.add(new Event(f, x.get(), n, null, null)));
+                }
             }
         }
         if (events.isEmpty()) return findings;
@@ -195,7 +200,8 @@ public final class Classifier {
      * A fatal platform fault (a fatal XID, a driver recovery flag, an uncontained error) breaks whatever runs on that
      * node: the workload's own failures there (its model no longer loads, its kernels fail, it crash-loops) are
      * consequences, kept as symptoms for the reader but weighed for no family, so they do not dilute the platform's
-     * confidence as a rival application diagnosis. Only the workload's pods on the faulty node, and only from tenant sources.
+     * confidence as a rival application diagnosis. Only the workload's pods on the faulty node, or the other members of
+     * a gang with a member there (their collectives time out waiting for it), and only from tenant sources.
      */
     private static List<Finding> withConsequencesOfPlatformFaults(List<Finding> findings, EvidenceBundle b) {
         Map<String, Finding> faulty = new java.util.LinkedHashMap<>();
@@ -219,11 +225,25 @@ public final class Classifier {
                     node.ifPresent(nodes::add);
                 }
                 if (podsOnly && nodes.size() == 1) by = faulty.get(nodes.iterator().next());
+                if (by == null && podsOnly) by = gangMemberOnAFaultyNode(es, faulty, b);
             }
             out.add(by == null ? g : new Finding(g.family(), g.weight(), g.cause() + " (a consequence of: " + by.cause() + ")",
                     g.evidenceIds(), CONSEQUENCE + g.group(), true, false, false, false));
         }
         return out;
+    }
+
+    /** The fault on a node where another member of the same gang runs, when every piece of evidence is about such a gang's pods. */
+    private static Finding gangMemberOnAFaultyNode(List<Evidence> es, Map<String, Finding> faulty, EvidenceBundle b) {
+        Finding by = null;
+        for (Evidence e : es) {
+            Optional<io.acceltriage.evidence.Workload> gang = podOf(e).flatMap(p -> b.pods().stream().filter(pl -> pl.ref().equals(p)).findFirst())
+                    .map(io.acceltriage.evidence.PodPlacement::workloadRef).flatMap(b::workload).filter(io.acceltriage.evidence.Workload::gang);
+            Optional<Finding> f = gang.flatMap(w -> w.nodes().stream().map(faulty::get).filter(java.util.Objects::nonNull).findFirst());
+            if (f.isEmpty()) return null;
+            by = f.get();
+        }
+        return by;
     }
 
     /** The node of the pod a piece of evidence is about, when the bundle places it. */

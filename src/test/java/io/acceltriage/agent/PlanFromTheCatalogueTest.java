@@ -94,6 +94,25 @@ class PlanFromTheCatalogueTest {
     }
 
     @Test
+    void aGpuResetTheDriverRequiresGoesToTheOneGpuWhoseXidJustChanged() {
+        Plan p = plan(gangOnGpu(3).xid(3, 154)
+                .nodeEvent("GpuXidError", "NVRM: Xid (PCI:0000:5d:00): 154, GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)",
+                        Bundles.AT));
+
+        assertEquals(List.of(NODE + "/3"), of(p, ActionKind.RESET_GPU).stream().map(Proposal::target).toList(), "proposals: " + names(p));
+        assertTrue(of(p, ActionKind.REPAIR_NODE).isEmpty(), "proposals: " + names(p));
+    }
+
+    @Test
+    void aGpuResetFlagWithNoGpuToPointAtIsLeftToAPerson() {
+        Plan p = plan(gangOnGpu(3).nodeEvent("GpuXidError",
+                "NVRM: Xid (PCI:0000:5d:00): 154, GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)", Bundles.AT));
+
+        assertTrue(of(p, ActionKind.RESET_GPU).isEmpty(), "proposals: " + names(p));
+        assertEquals(List.of(NODE), of(p, ActionKind.CORDON_NODE).stream().map(Proposal::target).toList(), "proposals: " + names(p));
+    }
+
+    @Test
     void aRebootFlagOnlyATenantsLogClaimsRepairsNothing() {
         Plan p = plan(Bundles.pod("serve", "trt-0", NODE).serving("deployment", "serve", "trt", 3, 2, "trt-0").podCrashLooping("serve", "trt-0")
                 .log("serve", "trt-0", "serving-model-load",

@@ -315,6 +315,15 @@ public final class Bundles {
         return workload(kind, namespace, name, true, false, null, null, membersOnNode);
     }
 
+    /** A gang with one member on the node and one on {@code otherNode} (a workload's alert spans its nodes). */
+    public Bundles gangAcross(String kind, String namespace, String name, String memberHere, String otherNode, String memberThere) {
+        pods.add(new PodPlacement(namespace, memberHere, node, PodRole.WORKLOAD, 1, namespace + "/" + name, "registry.example/" + name + ":1", true));
+        pods.add(new PodPlacement(namespace, memberThere, otherNode, PodRole.WORKLOAD, 1, namespace + "/" + name, "registry.example/" + name + ":1",
+                true));
+        workloads.add(new Workload(kind, namespace, name, true, false, List.of(memberHere), List.of(node, otherNode), null, null));
+        return this;
+    }
+
     /** Serving replicas (Deployment, StatefulSet) on the node, of a workload with that many replicas. */
     public Bundles serving(String kind, String namespace, String name, int replicas, int available, String... podsOnNode) {
         return workload(kind, namespace, name, false, true, replicas, available, podsOnNode);

@@ -60,6 +60,29 @@ class SameEventTest {
     }
 
     @Test
+    void aContainedEccLineANodeAgentRelaysGovernsTheDbeCountOfItsNode() {
+        Diagnosis d = classify(servingPodOnGpu1().kernelXid(94, "Contained: SM (0x1). RST: No, D-RST: No")
+                .dcgm("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 1, 1, 0));
+
+        assertTrue(d.nodeMayStay(), "the kernel's XID 94 is the same contained error: " + d.findings());
+    }
+
+    @Test
+    void theOtherMembersOfAGangWaitingOnAFaultyMemberAreConsequencesToo() {
+        Bundles b = Bundles.workload("research", "pytorchjob/llm", NODE)
+                .gangAcross("pytorchjob", "research", "llm", "llm-worker-0", "gpu-h100-04", "llm-worker-1")
+                .kernelXid(79, "GPU has fallen off the bus.");
+        // The rank on the other node times out in its collective, waiting for the member on the faulty node.
+        Diagnosis d = classify(b.log("research", "llm-worker-1", "nccl-timeout",
+                "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=42, OpType=ALLREDUCE)"));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.findings().stream().filter(f -> f.family() == Family.APPLICATION).allMatch(f -> f.group().startsWith(Classifier.CONSEQUENCE)),
+                "the other rank's timeout is the fault's consequence: " + d.findings());
+        assertTrue(d.confidence() >= minConfidence("cordon-node"), d.confidence() + " " + d.findings());
+    }
+
+    @Test
     void theWorkloadsFailureStaysItsOwnWithoutAPlatformFaultOnItsNode() {
         Diagnosis d = classify(servingPodOnGpu1().podCrashLooping("serve", "vllm-0")
                 .log("serve", "vllm-0", "serving-model-load", "failed to load 'tensorrt_llm' version 1: Internal: unexpected error"));
