@@ -37,6 +37,9 @@ public final class RulesPlanner {
 
     private final XidCatalogue xids;
 
+    /** Taints the node lifecycle controller puts on a node whose kubelet stopped reporting. */
+    private static final Set<String> NODE_CONTROLLER_TAINTS = Set.of("node.kubernetes.io/unreachable", "node.kubernetes.io/not-ready");
+
     public RulesPlanner() {
         this(XidCatalogue.load());
     }
@@ -103,6 +106,13 @@ public final class RulesPlanner {
             }
         }
         String where = String.join(", ", nodes);
+        if (dueForReplacement(d)) {
+            // The device still runs what it runs: keep new work off it and have it replaced; moving or
+            // resetting the work changes nothing for the device.
+            escalate.add("the device on " + where + " is due for replacement (RMA); what runs there keeps running until a person"
+                    + " drains the node for the swap: " + d.cause());
+            return;
+        }
         // A gang the alert is about cannot run while one of its hosts is fenced: it restarts whole, to be
         // placed again on healthy hosts (a multi-host slice recovers only as one unit).
         if (b.subject().kind() == io.acceltriage.incident.Subject.Kind.WORKLOAD) {
@@ -167,6 +177,9 @@ public final class RulesPlanner {
     private List<Proposal> recovery(Diagnosis d, EvidenceBundle b, List<String> cited) {
         List<Proposal> out = new ArrayList<>();
         for (Finding f : d.supporting()) {
+            if (!f.symptom()) {
+                for (String id : f.evidenceIds()) recoveryFlag(b, id).ifPresent(r -> out.addAll(r.apply(cited)));
+            }
             for (String id : f.evidenceIds()) {
                 Optional<Facts.MetricReading> m = b.byId(id).map(Evidence::fact).filter(Facts.MetricReading.class::isInstance)
                         .map(Facts.MetricReading.class::cast).filter(r -> "DCGM_FI_DEV_XID_ERRORS".equals(r.metric()));
@@ -180,16 +193,55 @@ public final class RulesPlanner {
                     out.add(new Proposal(ActionKind.RESET_GPU, node + "/" + m.get().device(), "reset GPU " + m.get().device() + " of "
                             + node + ": XID " + x.get().code() + " (" + x.get().meaning() + ") clears with a GPU reset", cited, BY));
                 } else if (x.get().action().equals("reboot node")) {
-                    out.add(new Proposal(ActionKind.REPAIR_NODE, node, "hand " + node + " to repair: XID " + x.get().code() + " ("
-                            + x.get().meaning() + ") needs a reboot", cited, BY));
-                    out.add(new Proposal(ActionKind.VALIDATE_NODE, node, "run DCGM diagnostics on " + node + " once it is back from repair",
-                            cited, BY));
-                    out.add(new Proposal(ActionKind.RETURN_NODE, node, "return " + node + " once repaired and its validation passes",
-                            cited, BY));
+                    out.addAll(rebootThroughRepair(node, "XID " + x.get().code() + " (" + x.get().meaning() + ") needs a reboot", cited));
                 }
             }
         }
         return out;
+    }
+
+    /** The hand-over to repair for a reboot, then validation and the node's return. */
+    private static List<Proposal> rebootThroughRepair(String node, String why, List<String> cited) {
+        return List.of(new Proposal(ActionKind.REPAIR_NODE, node, "hand " + node + " to repair: " + why, cited, BY),
+                new Proposal(ActionKind.VALIDATE_NODE, node, "run DCGM diagnostics on " + node + " once it is back from repair", cited, BY),
+                new Proposal(ActionKind.RETURN_NODE, node, "return " + node + " once repaired and its validation passes", cited, BY));
+    }
+
+    /**
+     * XID 154's recovery flag as a platform source relays the driver's line (a node event or condition of a node
+     * agent): the driver's own statement of what the GPU needs. A node reboot goes to repair; a GPU reset goes to the
+     * one GPU of the node whose XID gauge just changed (the kernel line names the GPU by PCI address only, so with
+     * none or several a person picks it); a drain of its peers is no mitigation here, so a person does it.
+     */
+    private Optional<java.util.function.Function<List<String>, List<Proposal>>> recoveryFlag(EvidenceBundle b, String id) {
+        Optional<Evidence> e = b.byId(id).filter(Evidence::platform);
+        String text = e.map(Evidence::fact).map(f -> f instanceof Facts.ClusterEvent ev && "Node".equals(ev.objectKind()) ? ev.message()
+                : f instanceof Facts.NodeCondition c && "True".equals(c.status()) ? c.message() : null).orElse(null);
+        String node = e.flatMap(RulesPlanner::nodeOf).orElse(null);
+        if (text == null || node == null) return Optional.empty();
+        Optional<XidCatalogue.RecoveryAction> action = xids.recoveryIn(text);
+        String why = action.map(r -> "the driver requires a " + r.action() + " (XID 154, flag 0x" + Integer.toHexString(r.flag()) + ")")
+                .orElse("");
+        if (action.filter(r -> "reboot".equals(r.needs())).isPresent()) {
+            return Optional.of(cited -> rebootThroughRepair(node, why, cited));
+        }
+        if (action.filter(r -> "reset".equals(r.needs())).isPresent()) {
+            List<String> gpus = b.items().stream().filter(Evidence::platform).map(Evidence::fact)
+                    .filter(f -> f instanceof Facts.MetricReading m && "DCGM_FI_DEV_XID_ERRORS".equals(m.metric()) && node.equals(m.node())
+                            && m.device() != null && m.value() != 0 && (m.previous() == null || m.changed()))
+                    .map(f -> ((Facts.MetricReading) f).device()).distinct().toList();
+            if (gpus.size() == 1) {
+                return Optional.of(cited -> List.of(new Proposal(ActionKind.RESET_GPU, node + "/" + gpus.get(0), "reset GPU " + gpus.get(0)
+                        + " of " + node + ": " + why, cited, BY)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Every reason of the diagnosis that says what the device needs says it is due for replacement, and one does. */
+    static boolean dueForReplacement(Diagnosis d) {
+        List<Finding> state = d.supporting().stream().filter(f -> !f.symptom() && !f.degradation()).toList();
+        return !state.isEmpty() && state.stream().allMatch(f -> f.group().startsWith(io.acceltriage.diagnosis.Classifier.REPLACE_DEVICE));
     }
 
     /**
@@ -281,10 +333,27 @@ public final class RulesPlanner {
                     + " fencing shared hardware needs a platform source: " + d.cause());
             return;
         }
-        if (b.node() != null && cannotServe) {
+        // The node lifecycle controller taints a node whose kubelet stopped reporting (unreachable, not-ready):
+        // Kubernetes has fenced it already, and a cordon would only spend the budget.
+        Optional<String> fencedByKubernetes = b.node() == null ? Optional.empty() : b.items().stream()
+                .map(Evidence::fact).filter(f -> f instanceof Facts.NodeTaint t && b.node().equals(t.node())
+                        && NODE_CONTROLLER_TAINTS.contains(t.key()) && ("NoSchedule".equals(t.effect()) || "NoExecute".equals(t.effect())))
+                .map(f -> ((Facts.NodeTaint) f).key()).findFirst();
+        // A failing driver container leaves the device plugin nothing to serve: restarting the plugin cannot fix the driver.
+        Optional<String> driverDown = b.node() == null ? Optional.empty() : b.items().stream().map(Evidence::fact)
+                .filter(f -> f instanceof Facts.ContainerState c && c.role() == io.acceltriage.evidence.PodRole.DRIVER
+                        && b.node().equals(c.node()) && (!c.ready() || c.restarts() > 0))
+                .map(f -> ((Facts.ContainerState) f).namespace() + "/" + ((Facts.ContainerState) f).pod()).findFirst();
+        if (b.node() != null && cannotServe && fencedByKubernetes.isPresent()) {
+            escalate.add(b.node() + " is already tainted " + fencedByKubernetes.get() + " by Kubernetes; a person must look at the host: "
+                    + d.cause());
+        } else if (b.node() != null && cannotServe) {
             out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), b.node() + " cannot run accelerator work: " + d.cause(), cited, BY));
         }
-        if (b.node() != null && agentDown && !notReady && !restartCannotHelp) {
+        if (driverDown.isPresent()) {
+            escalate.add("the driver container " + driverDown.get() + " on " + b.node() + " is failing; restarting the device plugin cannot"
+                    + " fix the driver (a person checks the driver for the node's kernel): " + d.cause());
+        } else if (b.node() != null && agentDown && !notReady && !restartCannotHelp) {
             out.add(new Proposal(ActionKind.RESTART_NODE_AGENT, b.node(), "restart the device plugin on " + b.node(), cited, BY));
         } else {
             escalate.add("the node's accelerator stack needs a person" + (b.node() == null ? "" : " on " + b.node()) + ": " + d.cause());

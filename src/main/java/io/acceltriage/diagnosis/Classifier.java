@@ -63,10 +63,14 @@ public final class Classifier {
         findings = withRepeatsOnTheDevice(findings);
         findings = withProvenance(findings, bundle);
         findings = withWithdrawnDevicesExplained(findings, bundle);
+        findings = withCompanionsExplained(findings, bundle);
+        findings = withConsequencesOfPlatformFaults(findings, bundle);
+        findings = withNodeAgentsAsInfrastructure(findings, bundle);
         // Findings of one group are one reason: the strongest of them counts. Different reasons
         // combine as independent evidence (noisy-or).
         Map<String, Finding> strongest = new java.util.LinkedHashMap<>();
         for (Finding f : findings) {
+            if (f.group().startsWith(CONSEQUENCE)) continue;
             strongest.merge(f.family() + "|" + f.group(), f, (a, b) -> b.weight() > a.weight() ? b : a);
         }
         Map<Family, Double> scores = new EnumMap<>(Family.class);
@@ -131,6 +135,137 @@ public final class Classifier {
             Family to = repeated.get(f.group());
             out.add(to == null ? f : new Finding(to, f.weight(), f.cause() + ", repeating", f.evidenceIds(), f.group(),
                     f.symptom(), f.degradation(), f.contained(), false));
+        }
+        return out;
+    }
+
+    /**
+     * Group prefix of a finding saying the device is due for replacement (retired pages at the limit): it still runs
+     * what it runs, so the node is kept from new work and a person replaces the device; nothing is moved or reset.
+     */
+    public static final String REPLACE_DEVICE = "replace-device/";
+
+    /**
+     * An XID whose catalogue row {@code explains} other finding groups governs them when they describe the same
+     * event: the same GPU (node and index) or the pod that holds it. XID 94 says the ECC error was contained to
+     * one application; the DBE counter it raised and the application's "uncorrectable ECC error" line are that
+     * same error, so they take the XID's reading (contained, the application restarts) and weigh no more than it.
+     */
+    private List<Finding> withCompanionsExplained(List<Finding> findings, EvidenceBundle b) {
+        record Event(Finding by, XidCatalogue.Xid xid, String node, String device, String pod) {}
+        List<Event> events = new ArrayList<>();
+        for (Finding f : findings) {
+            if (f.symptom() || !f.group().matches("xid-\\d+")) continue;
+            Optional<XidCatalogue.Xid> x = xids.get(Integer.parseInt(f.group().substring(4))).filter(r -> !r.explains().isEmpty());
+            if (x.isEmpty()) continue;
+            for (String id : f.evidenceIds()) {
+                Optional<Evidence> e = b.byId(id).filter(Evidence::platform);
+                if (e.isPresent() && e.get().fact() instanceof Facts.MetricReading m) {
+                    events.add(new Event(f, x.get(), m.node(), m.device(),
+                            m.pod() == null ? null : (m.namespace() == null ? "" : m.namespace() + "/") + m.pod()));
+                } else {
+                    // A kernel line a node agent relays names the GPU by PCI address only: the node is the event's place.
+                    e.flatMap(ev -> nodeOfFact(ev.fact())).ifPresent(n -> events.add(new Event(f, x.get(), n, null, null)));
+                }
+            }
+        }
+        if (events.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding g : findings) {
+            Event by = events.stream().filter(ev -> ev.by() != g && ev.xid().explains().contains(g.group())
+                    && g.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).allMatch(e -> sameEvent(e, ev.node(), ev.device(), ev.pod(), b)))
+                    .findFirst().orElse(null);
+            out.add(by == null || g.evidenceIds().isEmpty() ? g : new Finding(by.by().family(), Math.min(g.weight(), by.by().weight()),
+                    g.cause() + ", the same event as " + by.by().cause(), g.evidenceIds(), g.group(), g.symptom(), by.by().degradation(),
+                    by.by().contained(), by.by().restartHelps()));
+        }
+        return out;
+    }
+
+    private static boolean sameEvent(Evidence e, String node, String device, String pod, EvidenceBundle b) {
+        if (e.fact() instanceof Facts.MetricReading m) {
+            return java.util.Objects.equals(node, m.node()) && (device == null || m.device() == null || device.equals(m.device()));
+        }
+        return podOf(e).map(p -> p.equals(pod) || b.pods().stream().anyMatch(pl -> pl.ref().equals(p) && java.util.Objects.equals(node, pl.node())))
+                .orElse(false);
+    }
+
+    /** Group prefix of a finding a fatal platform fault explains: kept for the reader, weighed for no family. */
+    public static final String CONSEQUENCE = "consequence/";
+
+    /** What a platform finding must weigh to explain the workload's failures on its node: a fatal fault of the device or node. */
+    static final double EXPLAINING_WEIGHT = 0.85;
+
+    /**
+     * A fatal platform fault (a fatal XID, a driver recovery flag, an uncontained error) breaks whatever runs on that
+     * node: the workload's own failures there (its model no longer loads, its kernels fail, it crash-loops) are
+     * consequences, kept as symptoms for the reader but weighed for no family, so they do not dilute the platform's
+     * confidence as a rival application diagnosis. Only the workload's pods on the faulty node, or the other members of
+     * a gang with a member there (their collectives time out waiting for it), and only from tenant sources.
+     */
+    private static List<Finding> withConsequencesOfPlatformFaults(List<Finding> findings, EvidenceBundle b) {
+        Map<String, Finding> faulty = new java.util.LinkedHashMap<>();
+        for (Finding f : findings) {
+            if ((f.family() != Family.DEVICE && f.family() != Family.INFRASTRUCTURE) || f.symptom() || f.degradation() || f.contained()
+                    || f.weight() < EXPLAINING_WEIGHT) continue;
+            f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).filter(Evidence::platform).map(e -> nodeOfFact(e.fact()))
+                    .flatMap(Optional::stream).forEach(n -> faulty.putIfAbsent(n, f));
+        }
+        if (faulty.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding g : findings) {
+            Finding by = null;
+            if (g.family() == Family.APPLICATION && !g.evidenceIds().isEmpty()) {
+                List<Evidence> es = g.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).toList();
+                java.util.Set<String> nodes = new LinkedHashSet<>();
+                boolean podsOnly = !es.isEmpty() && es.stream().noneMatch(Evidence::platform);
+                for (Evidence e : es) {
+                    Optional<String> node = podNode(e, b);
+                    if (node.isEmpty()) podsOnly = false;
+                    node.ifPresent(nodes::add);
+                }
+                if (podsOnly && nodes.size() == 1) by = faulty.get(nodes.iterator().next());
+                if (by == null && podsOnly) by = gangMemberOnAFaultyNode(es, faulty, b);
+            }
+            out.add(by == null ? g : new Finding(g.family(), g.weight(), g.cause() + " (a consequence of: " + by.cause() + ")",
+                    g.evidenceIds(), CONSEQUENCE + g.group(), true, false, false, false));
+        }
+        return out;
+    }
+
+    /** The fault on a node where another member of the same gang runs, when every piece of evidence is about such a gang's pods. */
+    private static Finding gangMemberOnAFaultyNode(List<Evidence> es, Map<String, Finding> faulty, EvidenceBundle b) {
+        Finding by = null;
+        for (Evidence e : es) {
+            Optional<io.acceltriage.evidence.Workload> gang = podOf(e).flatMap(p -> b.pods().stream().filter(pl -> pl.ref().equals(p)).findFirst())
+                    .map(io.acceltriage.evidence.PodPlacement::workloadRef).flatMap(b::workload).filter(io.acceltriage.evidence.Workload::gang);
+            Optional<Finding> f = gang.flatMap(w -> w.nodes().stream().map(faulty::get).filter(java.util.Objects::nonNull).findFirst());
+            if (f.isEmpty()) return null;
+            by = f.get();
+        }
+        return by;
+    }
+
+    /** The node of the pod a piece of evidence is about, when the bundle places it. */
+    private static Optional<String> podNode(Evidence e, EvidenceBundle b) {
+        if (e.fact() instanceof Facts.ContainerState c && c.node() != null) return Optional.of(c.node());
+        return podOf(e).flatMap(p -> b.pods().stream().filter(pl -> pl.ref().equals(p)).map(io.acceltriage.evidence.PodPlacement::node)
+                .filter(java.util.Objects::nonNull).findFirst());
+    }
+
+    /**
+     * A node agent (device plugin, exporter, driver container) is the platform's, not a tenant's workload: what its
+     * own pod's events and logs say (an image it cannot pull, a crash) is an infrastructure fault of the node.
+     */
+    private static List<Finding> withNodeAgentsAsInfrastructure(List<Finding> findings, EvidenceBundle b) {
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            List<Evidence> es = f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).toList();
+            boolean agents = f.family() == Family.APPLICATION && !es.isEmpty() && es.stream().allMatch(e -> podOf(e)
+                    .flatMap(p -> b.pods().stream().filter(pl -> pl.ref().equals(p)).findFirst())
+                    .map(pl -> pl.role().nodeAgent()).orElse(e.fact() instanceof Facts.LogMatch l && l.role().nodeAgent()));
+            out.add(agents ? new Finding(Family.INFRASTRUCTURE, f.weight(), "node agent " + podOf(es.get(0)).orElse("") + ": "
+                    + f.cause().replace("the workload's", "its"), f.evidenceIds(), f.group(), f.symptom(), false, false, false) : f);
         }
         return out;
     }
@@ -458,8 +593,8 @@ public final class Classifier {
             int code = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
             int next = text.indexOf(';', m.end());
             String rest = text.substring(m.end(), next < 0 ? text.length() : next);
-            Optional<Finding> f = xids.get(code).map(x -> code == RECOVERY_XID ? recoveryFinding(x, rest, where, id)
-                    : xidFinding(x, true, where, id));
+            Optional<Finding> f = Optional.of(xids.get(code).map(x -> code == RECOVERY_XID ? recoveryFinding(x, rest, where, id)
+                    : xidFinding(x, true, where, id)).orElseGet(() -> unknownXid(code, true, where, id)));
             if (f.isPresent() && (best == null || f.get().weight() > best.weight())) best = f.get();
         }
         return Optional.ofNullable(best);
@@ -475,7 +610,8 @@ public final class Classifier {
         Finding best = null;
         while (m.find()) {
             int code = Integer.parseInt(m.group(1));
-            Optional<Finding> f = xids.get(code).map(x -> xidFinding(x, true, where, id));
+            Optional<Finding> f = Optional.of(xids.get(code).map(x -> xidFinding(x, true, where, id))
+                    .orElseGet(() -> unknownXid(code, true, where, id)));
             if (f.isPresent() && (best == null || f.get().weight() > best.weight())) best = f.get();
         }
         return Optional.ofNullable(best);
@@ -486,21 +622,17 @@ public final class Classifier {
 
     /** XID 154: the driver's recovery-action flag for earlier XIDs, followed as the catalogue says. */
     static final int RECOVERY_XID = 154;
-    private static final java.util.regex.Pattern RECOVERY_FLAG =
-            java.util.regex.Pattern.compile("recovery action changed from 0x[0-9a-fA-F]+(?: \\([^)]*\\))? to 0x([0-9a-fA-F]+)");
 
     private Finding recoveryFinding(XidCatalogue.Xid x, String text, String where, String id) {
-        java.util.regex.Matcher m = RECOVERY_FLAG.matcher(text);
-        if (!m.find()) return xidFinding(x, true, where, id);
-        int flag = Integer.parseInt(m.group(1), 16);
-        Optional<XidCatalogue.RecoveryAction> action = xids.recovery(flag);
+        Optional<XidCatalogue.RecoveryAction> action = xids.recoveryIn(text);
         if (action.isEmpty()) return xidFinding(x, true, where, id);
+        String flag = Integer.toHexString(action.get().flag());
         if (!action.get().fatal()) {
             return Finding.of(Family.DEVICE, HISTORY_WEIGHT, "XID 154 on " + where + ": the driver needs no recovery action (flag 0x"
-                    + m.group(1) + ")", id, "xid-154").degrading();
+                    + flag + ")", id, "xid-154").degrading();
         }
         return Finding.of(Family.DEVICE, 0.9, "XID 154 on " + where + ": the driver requires " + action.get().action()
-                + " before the GPU can be used again (flag 0x" + m.group(1) + ")", id, "xid-154");
+                + " before the GPU can be used again (flag 0x" + flag + ")", id, "xid-154");
     }
 
     private static final java.util.regex.Pattern KERNEL_XID =
@@ -517,12 +649,7 @@ public final class Classifier {
             int code = (int) m.value();
             if (code == 0) return Optional.empty();
             boolean fresh = m.previous() == null || m.previous() != m.value();
-            Optional<XidCatalogue.Xid> known = xids.get(code);
-            if (known.isEmpty()) {
-                return Optional.of(Finding.of(Family.DEVICE, fresh ? 0.4 : 0.15, "XID " + code + " on " + where
-                        + " (not in the catalogue: look it up in NVIDIA's XID catalog)", id, "xid"));
-            }
-            return Optional.of(xidFinding(known.get(), fresh, where, id));
+            return Optional.of(xids.get(code).map(x -> xidFinding(x, fresh, where, id)).orElseGet(() -> unknownXid(code, fresh, where, id)));
         }
         if ("xid-count".equals(fault.catalogue())) {
             if (m.xid() == null || m.value() < fault.threshold()) return Optional.empty();
@@ -567,12 +694,23 @@ public final class Classifier {
         if (!tripped) {
             return Optional.empty();
         }
-        Finding f = Finding.of(Family.parse(fault.family()), weight, fault.cause() + " (" + where + ")", id, tool.get().name());
+        Finding f = Finding.of(Family.parse(fault.family()), weight, fault.cause() + " (" + where + ")", id,
+                (fault.replaces() ? REPLACE_DEVICE : "") + tool.get().name());
         return Optional.of(fault.degrades() ? f.degrading() : f);
     }
 
+    /**
+     * An XID the catalogue does not know: a device fault for a person to look up, never a reason to fence
+     * (read as the device's degradation, which escalates and leaves the node in service).
+     */
+    private static Finding unknownXid(int code, boolean fresh, String where, String id) {
+        return Finding.of(Family.DEVICE, fresh ? 0.4 : 0.15, "XID " + code + " on " + where
+                + " (not in the catalogue: a person looks it up in NVIDIA's XID catalog before anything is fenced)", id, "xid-" + code)
+                .degrading();
+    }
+
     private static Finding xidFinding(XidCatalogue.Xid x, boolean fresh, String where, String id) {
-        double weight = x.secondary() ? 0.2 : x.fatal() ? 0.9 : x.degradation() ? 0.5 : 0.6;
+        double weight = x.informational() ? HISTORY_WEIGHT : x.secondary() ? 0.2 : x.fatal() ? 0.9 : x.degradation() ? 0.5 : 0.6;
         if (!fresh) {
             weight = Math.min(weight, HISTORY_WEIGHT);
         }

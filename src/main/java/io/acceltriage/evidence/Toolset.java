@@ -14,8 +14,13 @@ public record Toolset(String apiVersion, String kind, String name, String descri
         return "tenant".equals(trust);
     }
 
+    /**
+     * {@code formerly}: names the exporter served the same series under before (dcgm-exporter 3.x serves
+     * {@code DCGM_FI_DEV_CLOCK_THROTTLE_REASONS} where DCGM 3.3+ names it {@code DCGM_FI_DEV_CLOCKS_EVENT_REASONS}),
+     * read as this tool's metric.
+     */
     public record Tool(String name, String description, String metric, String query, List<Parameter> parameters,
-            Fault fault) {}
+            Fault fault, List<String> formerly) {}
 
     public record Parameter(String name, ParameterType type, String description) {}
 
@@ -28,12 +33,17 @@ public record Toolset(String apiVersion, String kind, String name, String descri
      * running pod holds. {@code sumWith} adds another metric of the same device before comparing.
      * {@code catalogue: xid} hands the value to the XID catalogue instead of a fixed family; {@code
      * catalogue: xid-count} reads a count of one XID (label {@code xid}) and applies the catalogue's
-     * family for a code repeating on one device when the count reaches the threshold.
+     * family for a code repeating on one device when the count reaches the threshold. {@code replace}: the device
+     * is due for replacement (NVIDIA's retired-page limit): the node is kept from new work, nothing is moved or reset.
      */
     public record Fault(Condition when, Double threshold, String family, Double weight, String cause,
-            Boolean degradation, String catalogue, String sumWith) {
+            Boolean degradation, String catalogue, String sumWith, Boolean replace) {
         public boolean degrades() {
             return Boolean.TRUE.equals(degradation);
+        }
+
+        public boolean replaces() {
+            return Boolean.TRUE.equals(replace);
         }
     }
 

@@ -41,6 +41,12 @@ public final class Toolsets {
                 }
                 m.putIfAbsent(t.metric(), t);
                 if (ts.tenant()) tenantMetrics.add(t.metric());
+                if (t.formerly() != null) {
+                    for (String old : t.formerly()) {
+                        m.putIfAbsent(old, t);
+                        if (ts.tenant()) tenantMetrics.add(old);
+                    }
+                }
             }
         }
         this.byMetric = m;

@@ -151,6 +151,11 @@ public final class Bundles {
                 new Facts.NodeCondition(node, type, status, reason, message));
     }
 
+    /** A taint on the node (the node lifecycle controller's unreachable/not-ready ones, a health agent's). */
+    public Bundles taint(String key, String effect) {
+        return add(Source.CLUSTER, node + " taint " + key + ":" + effect, new Facts.NodeTaint(node, key, null, effect));
+    }
+
     /** The kubelet stopped posting status. */
     public Bundles notReady() {
         return condition("Ready", "Unknown", "NodeStatusUnknown", "Kubelet stopped posting node status.");
@@ -315,6 +320,15 @@ public final class Bundles {
 
     public Bundles gang(String kind, String namespace, String name, String... membersOnNode) {
         return workload(kind, namespace, name, true, false, null, null, membersOnNode);
+    }
+
+    /** A gang with one member on the node and one on {@code otherNode} (a workload's alert spans its nodes). */
+    public Bundles gangAcross(String kind, String namespace, String name, String memberHere, String otherNode, String memberThere) {
+        pods.add(new PodPlacement(namespace, memberHere, node, PodRole.WORKLOAD, 1, namespace + "/" + name, "registry.example/" + name + ":1", true));
+        pods.add(new PodPlacement(namespace, memberThere, otherNode, PodRole.WORKLOAD, 1, namespace + "/" + name, "registry.example/" + name + ":1",
+                true));
+        workloads.add(new Workload(kind, namespace, name, true, false, List.of(memberHere), List.of(node, otherNode), null, null));
+        return this;
     }
 
     /** Serving replicas (Deployment, StatefulSet) on the node, of a workload with that many replicas. */

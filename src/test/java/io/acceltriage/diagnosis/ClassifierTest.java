@@ -149,11 +149,12 @@ class ClassifierTest {
     }
 
     @Test
-    void retiredPagesOfBothKindsAddingUpTo63AreDegradation() {
+    void retiredPagesOfBothKindsAddingUpTo63MakeTheGpuDueForReplacement() {
         Diagnosis d = classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_RETIRED_SBE", 1, 40).dcgm("DCGM_FI_DEV_RETIRED_DBE", 1, 24));
 
         assertEquals(Family.DEVICE, d.family(), d.cause());
-        assertTrue(d.degradation(), "retired pages at the limit: plan a replacement, don't act");
+        assertFalse(d.degradation(), "at the limit the GPU cannot retire more pages: keep new work off it and replace it");
+        assertTrue(d.supporting().stream().anyMatch(f -> f.group().startsWith(Classifier.REPLACE_DEVICE)), d.findings().toString());
     }
 
     @ParameterizedTest(name = "clock event reasons {0}")
