@@ -141,6 +141,11 @@ public final class FleetResponder {
         return new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, judgements, escalation, summary, null);
     }
 
+    /** The model's summary of a decided assessment (a fleet's or a member subject's), asked for after the decision. */
+    public java.util.Optional<io.acceltriage.agent.llm.ModelAgent.Summarised> summarise(Assessment decided) {
+        return responder.summarise(decided);
+    }
+
     private static String verdictLine(Judgement j) {
         String name = j.proposal().name();
         return switch (j.verdict().decision()) {

@@ -90,42 +90,70 @@ public final class ModelAgent {
     }
 
     /**
-     * The live service's use of the model: an investigation where {@link ModelScope} says the rules
-     * are weak, else the human summary of the rules' own assessment. Either way the rules' assessment
-     * is what stands when the model fails, and policy judges whatever it proposes.
+     * The live service's decision step: an investigation where {@link ModelScope} says the rules are
+     * weak, else the rules' assessment as it is. The summary is not asked for here: it is written
+     * after the decision is stored and carried out ({@link #summarise}), so a slow model never holds
+     * a decision. Either way the rules' assessment is what stands when the model fails, and policy
+     * judges whatever it proposes.
      */
     public Assessment respond(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates) {
         Optional<String> investigate = ModelScope.investigateBecause(rules, investigateBelow);
-        if (investigate.isPresent()) {
-            LOG.debugf("model %s investigates %s: %s", settings.model(), rules.subject().key(), investigate.get());
-            return review(rules, policy, templates);
+        if (investigate.isEmpty()) return rules;
+        LOG.debugf("model %s investigates %s: %s", settings.model(), rules.subject().key(), investigate.get());
+        return investigate(rules, policy, templates, investigate.get());
+    }
+
+    /** A summary asked for after the decision: the assessment with it (and the model's run grown by it), and the summary's own run. */
+    public record Summarised(Assessment assessment, ModelRun run) {
+        public boolean accepted() {
+            return run.summaryAccepted();
         }
-        return summarise(rules);
     }
 
     /**
-     * Only the summary, over the rules' diagnosis and verdicts: nothing the model writes here can
-     * change a decision. A failed or rejected summary leaves the template's, and says so.
+     * The human summary of a decided assessment (the rules', or an investigation's): nothing the model
+     * writes here can change a decision. A failed or rejected summary leaves the template's, and says
+     * so in the run. Empty when the model already failed on this incident's investigation: the rules
+     * took over and the template stands.
      */
-    Assessment summarise(Assessment rules) {
+    public Optional<Summarised> summarise(Assessment decided) {
+        ModelRun prior = decided.model();
+        if (prior != null && prior.fallback() != null) return Optional.empty();
         RunGuard guard = new RunGuard(settings);
+        // One budget per incident: the summary may spend only what the investigation left.
+        if (prior != null) guard.spent((int) prior.tokensIn(), (int) prior.tokensOut());
         List<String> guardrails = new ArrayList<>();
         List<Redaction> redactions = new ArrayList<>();
-        CallLedger.Run run = new CallLedger.Run(guard, "summarise");
+        CallLedger.Run run = new CallLedger.Run(guard, "summarise").because(prior == null
+                ? "the summary of the rules' decision (" + decided.diagnosis().family().wireName() + ", confidence "
+                        + decided.diagnosis().confidence() + ")"
+                : "the summary of the model's investigation (" + prior.family() + ")");
         try (run) {
-            Optional<String> summary = modelSummary(run, rules, rules.diagnosis().family(), rules.diagnosis().cause(), List.of(),
-                    redactions, guardrails);
-            // The guardrail that fired is the reason the rules' template stands: recorded as the fallback.
+            Family family = prior == null || prior.family() == null ? decided.diagnosis().family() : Family.parse(prior.family());
+            String cause = prior == null || prior.cause() == null ? decided.diagnosis().cause() : prior.cause();
+            List<String> cited = prior == null ? List.of() : prior.citedEvidence();
+            Optional<String> summary = modelSummary(run, decided, family, cause, cited, redactions, guardrails);
+            // The guardrail that fired is the reason the template stands: recorded as the fallback.
             String fallback = summary.isPresent() ? null : guardrails.remove(guardrails.size() - 1);
             if (fallback != null) {
                 guardrails.add("fallback: " + fallback);
-                LOG.warnf("model %s did not summarise %s, the rules' summary stands: %s", settings.model(), rules.subject().key(), fallback);
+                LOG.warnf("model %s did not summarise %s, the rules' summary stands: %s", settings.model(), decided.subject().key(), fallback);
             }
-            ModelRun mr = ModelRun.of(settings.model(), null, null, List.of(), null, summary.isPresent(), run.calls, redactions,
+            ModelRun own = ModelRun.of(settings.model(), null, null, List.of(), null, summary.isPresent(), run.calls, redactions,
                     guardrails, fallback);
-            return new Assessment(rules.mode(), rules.subject(), rules.alerts(), rules.evidence(), rules.diagnosis(),
-                    rules.judgements(), rules.escalationReasons(), summary.orElse(rules.summary()), mr);
+            ModelRun merged = prior == null ? own : ModelRun.of(prior.model(), prior.family(), prior.cause(), prior.citedEvidence(),
+                    prior.agreesWithRules(), summary.isPresent(), concat(prior.calls(), own.calls()),
+                    concat(prior.redactions(), own.redactions()), concat(prior.guardrails(), own.guardrails()), null);
+            return Optional.of(new Summarised(new Assessment(decided.mode(), decided.subject(), decided.alerts(), decided.evidence(),
+                    decided.diagnosis(), decided.judgements(), decided.escalationReasons(), summary.orElse(decided.summary()), merged),
+                    own));
         }
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     /**
@@ -152,14 +180,27 @@ public final class ModelAgent {
         return Optional.empty();
     }
 
-    /** Reviews the rules' assessment with the model; returns the assessment to act on. */
+    /**
+     * Replay's use of the model (eval --llm measures it on every incident): the investigation, then the
+     * summary of what it decided, in one go.
+     */
     public Assessment review(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates) {
+        Assessment decided = investigate(rules, policy, templates, "replay: every incident is investigated");
+        return summarise(decided).map(Summarised::assessment).orElse(decided);
+    }
+
+    /**
+     * The model's investigation of the rules' assessment; returns the assessment to act on, summarised
+     * by the template ({@link #summarise} asks the model for the summary afterwards). {@code reason}:
+     * why the model is asked, on each call's audit record.
+     */
+    Assessment investigate(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates, String reason) {
         EvidenceBundle bundle = rules.evidence();
         RunGuard guard = new RunGuard(settings);
         ToolGate gate = new ToolGate(guard, redactor);
         List<String> guardrails = new ArrayList<>();
         List<Redaction> redactions = new ArrayList<>();
-        CallLedger.Run run = new CallLedger.Run(guard, "investigate");
+        CallLedger.Run run = new CallLedger.Run(guard, "investigate").because(reason);
         try (run) {
             List<Proposal> candidates = rules.judgements().stream().map(Judgement::proposal).toList();
             ProposeMitigationTool propose = new ProposeMitigationTool(new ScopeGuard(bundle, candidates), policy);
@@ -222,13 +263,10 @@ public final class ModelAgent {
             }
             Assessment draft = new Assessment(settings.model(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(),
                     judgements, escalation, null, null);
-            Optional<String> written = modelSummary(run, draft, family, inv.cause(), cited, redactions, guardrails);
-            String summary = written.orElseGet(() -> templates.write(draft));
-            boolean accepted = written.isPresent();
-            ModelRun mr = ModelRun.of(settings.model(), family.wireName(), inv.cause(), cited, disagreement.isEmpty(), accepted,
+            ModelRun mr = ModelRun.of(settings.model(), family.wireName(), inv.cause(), cited, disagreement.isEmpty(), false,
                     run.calls, redactions, guardrails, null);
             return new Assessment(settings.model(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(), judgements,
-                    escalation, summary, mr);
+                    escalation, templates.write(draft), mr);
         } catch (RunStopped e) {
             redactions.addAll(gate.redactions);
             guardrails.add("fallback: " + e.getMessage());

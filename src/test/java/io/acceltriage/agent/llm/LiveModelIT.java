@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -76,7 +77,7 @@ class LiveModelIT {
             assertTrue(mode.path("endpointProbe").path("reachable").asBoolean(), mode.toString());
 
             // A clear XID 79 (device, high confidence): the rules decide, the model writes the summary.
-            JsonNode xid79 = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}", "gpu-h100-03");
+            JsonNode xid79 = summarised(service, faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}", "gpu-h100-03"));
             assertEquals(List.of("summarise"), purposesSentFor(server, "gpu-h100-03"), "one summary, no investigation of a clear case");
             List<JsonNode> calls = audit(service, xid79, "model.call");
             assertEquals(List.of("summarise"), calls.stream().map(c -> c.path("payload").path("purpose").asText()).toList());
@@ -95,7 +96,7 @@ class LiveModelIT {
                     && c.path("payload").path("outcome").asText().equals("ok")), "the chat call is audited on the incident");
 
             // An XID 31 the rules call application with low confidence: the model investigates, then summarises.
-            JsonNode xid31 = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-08\",\"gpu\":1,\"xid\":31}", "gpu-h100-08");
+            JsonNode xid31 = summarised(service, faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-08\",\"gpu\":1,\"xid\":31}", "gpu-h100-08"));
             assertTrue(xid31.path("confidence").asDouble() < ModelScope.UNSURE_BELOW, xid31.toString());
             assertEquals(List.of("investigate", "summarise"), purposesSentFor(server, "gpu-h100-08"));
             assertEquals(2, audit(service, xid31, "model.call").size());
@@ -107,7 +108,7 @@ class LiveModelIT {
 
             // The model answers 500: the rules' assessment and template stand, and the audit says why.
             model.set(req -> new ScriptedModelServer.Reply(500, "{\"error\":{\"message\":\"upstream exploded\"}}", 0));
-            JsonNode failed = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-06\",\"gpu\":5,\"xid\":79}", "gpu-h100-06");
+            JsonNode failed = summarised(service, faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-06\",\"gpu\":5,\"xid\":79}", "gpu-h100-06"));
             assertTookOver(service, failed, "server-error");
             assertTrue(failed.path("summary").asText().startsWith("DEVICE fault on node:gpu-h100-06"), failed.path("summary").asText());
 
@@ -126,6 +127,75 @@ class LiveModelIT {
             assertTookOver(service, hung, "timeout");
             assertTrue(took.compareTo(TIMEOUT.multipliedBy(2).plusSeconds(8)) < 0, "concluded in " + took.toMillis() + " ms");
             assertEquals(hung.path("family").asText(), "application", "the rules' family stands");
+        }
+    }
+
+    /**
+     * The summary is off the decision path: with the model taking seconds to summarise, the incident's
+     * verdicts are stored and its allowed actions carried out before the summary is asked for (audit
+     * order and stored times, not wall-clock bounds), then the stored summary and the Slack message
+     * become the model's. A failing summary leaves the rules' summary, and the audit says so.
+     */
+    @Test
+    void aSlowSummaryIsWrittenAfterTheDecisionIsStoredAndCarriedOutAndAFailingOneLeavesTheRulesSummary() throws Exception {
+        long summaryDelay = 4_000;
+        AtomicReference<Function<JsonNode, ScriptedModelServer.Reply>> model = new AtomicReference<>(req -> {
+            ScriptedModelServer.Reply r = agreeable(req);
+            return req.has("tools") ? r : new ScriptedModelServer.Reply(r.status(), r.body(), summaryDelay);
+        });
+        String slack = FakeChat.start().url();
+        try (ScriptedModelServer server = new ScriptedModelServer().otherwise(req -> model.get().apply(req));
+                ServiceProcess service = ServiceProcess.start(data, Map.of(
+                        "ACCELTRIAGE_ACCESS_TOKENS", "live-test:admin:" + ADMIN,
+                        "ACCELTRIAGE_LLM_BASE_URL", server.baseUrl(),
+                        "ACCELTRIAGE_LLM_MODEL", ScriptedModelServer.MODEL,
+                        "ACCELTRIAGE_LLM_TIMEOUT", "20s",
+                        "ACCELTRIAGE_SLACK_BOT_TOKEN", "xoxb-test-token",
+                        "ACCELTRIAGE_SLACK_CHANNEL", "C0LATESUMMARY",
+                        "ACCELTRIAGE_SLACK_API_URL", slack + "/slack/api"))) {
+            service.awaitReady(Duration.ofSeconds(120));
+
+            // XID 79 on a node of the training gang: the rules cordon it and restart the gang (allowed), repair waits for a person.
+            JsonNode decided = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}", "gpu-h100-03");
+            JsonNode incident = summarised(service, decided);
+            String id = incident.path("id").asText();
+            List<JsonNode> timeline = StreamSupport.stream(incident.path("timeline").spliterator(), false).toList();
+            JsonNode summaryCall = timeline.stream().filter(r -> r.path("kind").asText().equals("model.call")).findFirst().orElseThrow();
+            assertEquals("summarise", summaryCall.path("payload").path("purpose").asText());
+            assertTrue(summaryCall.path("payload").path("latencyMs").asLong() >= summaryDelay, summaryCall.toString());
+            assertTrue(summaryCall.path("payload").path("reason").asText().startsWith("the summary of the rules' decision (device"),
+                    summaryCall.toString());
+            long summarySeq = summaryCall.path("seq").asLong();
+            List<JsonNode> decisions = timeline.stream().filter(r -> List.of("verdict", "action.started", "action.finished")
+                    .contains(r.path("kind").asText())).toList();
+            assertTrue(decisions.stream().anyMatch(r -> r.path("kind").asText().equals("action.finished")), "an allowed action ran: " + timeline);
+            for (JsonNode r : decisions) {
+                assertTrue(r.path("seq").asLong() < summarySeq, "decided and carried out before the summary was audited: " + r);
+            }
+            Instant summaryAt = Instant.parse(summaryCall.path("at").asText());
+            List<JsonNode> ran = StreamSupport.stream(incident.path("actions").spliterator(), false)
+                    .filter(a -> List.of("succeeded", "unverified", "failed").contains(a.path("status").asText().toLowerCase())).toList();
+            assertFalse(ran.isEmpty(), incident.path("actions").toString());
+            for (JsonNode a : ran) {
+                assertTrue(Instant.parse(a.path("updatedAt").asText()).isBefore(summaryAt), "the action ended before the summary came: " + a);
+            }
+            assertTrue(incident.path("summary").asText().startsWith("Scripted summary"), incident.path("summary").asText());
+            // The channel's message: posted with the rules' summary at the decision, then edited to the model's.
+            service.await("the Slack message edited with the model's summary", Duration.ofSeconds(30), () -> FakeChat.recorded(slack,
+                    "/slack/api/chat.update").stream().anyMatch(m -> m.body().contains(id) && m.body().contains("Scripted summary")));
+            FakeChat.Received first = FakeChat.recorded(slack, "/slack/api/chat.postMessage").stream()
+                    .filter(m -> m.body().contains(id)).findFirst().orElseThrow();
+            assertFalse(first.body().contains("Scripted summary"), "the decision was told before the model summarised it");
+
+            // The model fails the summary: the rules' summary stands, and the audit says why.
+            model.set(req -> new ScriptedModelServer.Reply(500, "{\"error\":{\"message\":\"upstream exploded\"}}", 0));
+            JsonNode failed = summarised(service, faultAndConclusion(service,
+                    "{\"kind\":\"xid\",\"node\":\"gpu-h100-06\",\"gpu\":5,\"xid\":79}", "gpu-h100-06"));
+            assertTrue(failed.path("summary").asText().startsWith("DEVICE fault on node:gpu-h100-06"), failed.path("summary").asText());
+            assertTookOver(service, failed, "server-error");
+            assertTrue(audit(service, failed, "guardrail").stream().anyMatch(g -> g.path("payload").path("detail").asText()
+                    .startsWith("summary failed, template used")), "the audit says the template's summary stands");
+            assertFalse(failed.path("assessment").path("model").path("summaryAccepted").asBoolean(true), failed.path("assessment").toString());
         }
     }
 
@@ -157,7 +227,7 @@ class LiveModelIT {
                 assertTrue(up.path("endpointProbe").path("detail").asText().startsWith("answered"), up.toString());
 
                 // investigate-below 1: even a clear XID 79 is investigated, not only summarised.
-                JsonNode xid79 = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}", "gpu-h100-03");
+                JsonNode xid79 = summarised(service, faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}", "gpu-h100-03"));
                 assertEquals(List.of("investigate", "summarise"), purposesSentFor(server, "gpu-h100-03"));
                 assertEquals(2, audit(service, xid79, "model.call").size());
             }
@@ -228,6 +298,19 @@ class LiveModelIT {
         String body = service.awaitBody("/api/v1/incidents?node=" + node, ADMIN, Duration.ofSeconds(60),
                 b -> b.contains("\"family\":\"") && !b.contains("\"state\":\"triaging\""));
         return json(body).path("items").get(0);
+    }
+
+    /**
+     * The incident once the summary asked for after its decision has been answered (or has failed):
+     * the summary is written off the decision path, so the incident concludes first.
+     */
+    private static JsonNode summarised(ServiceProcess service, JsonNode incident) throws IOException {
+        String id = incident.path("id").asText();
+        service.await("the model's summary of " + id, Duration.ofSeconds(60), () -> audit(service, incident, "model.call").stream()
+                .anyMatch(c -> c.path("payload").path("purpose").asText().equals("summarise")));
+        HttpResponse<String> r = service.get("/api/v1/incidents/" + id, ADMIN);
+        assertEquals(200, r.statusCode(), r.body());
+        return json(r.body());
     }
 
     private static void assertTookOver(ServiceProcess service, JsonNode incident, String outcome) {
