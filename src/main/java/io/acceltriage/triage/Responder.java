@@ -138,6 +138,13 @@ public final class Responder {
         return agent == null ? Optional.empty() : agent.summarise(decided);
     }
 
+    /** The model's step over an assessment planned outside this responder (a fleet's), judged by the same policy. */
+    Assessment consult(Assessment planned, PolicyContext ctx) {
+        if (agent == null) return planned;
+        PolicyEngine policy = this.policy.forOneAssessment();
+        return agent.after(planned, p -> policy.decide(p, ctx), summaries);
+    }
+
     /** Policy's verdicts on proposals planned outside this responder (a fleet's), against one view of the cluster. */
     List<Judgement> judge(List<Proposal> proposals, PolicyContext ctx) {
         PolicyEngine policy = this.policy.forOneAssessment();

@@ -199,6 +199,70 @@ class LiveModelIT {
         }
     }
 
+    /**
+     * Sources that disagree are investigated however sure the rules are: in the sandbox, the device
+     * plugin marks a GPU Unhealthy (allocatable drops, the pod's allocatedResourcesStatus says so) while
+     * the exporter reads the node clean; the alert Prometheus would fire on allocatable arrives through
+     * the webhook, and the incident carries an investigation model.call that says why it was made.
+     */
+    @Test
+    void aDeviceKubernetesCallsUnhealthyWhileTheExporterReadsItCleanIsInvestigatedByTheModel() throws Exception {
+        try (ScriptedModelServer server = new ScriptedModelServer().otherwise(LiveModelIT::agreeable);
+                ServiceProcess service = ServiceProcess.start(data, Map.of(
+                        "ACCELTRIAGE_ACCESS_TOKENS", "live-test:admin:" + ADMIN,
+                        "ACCELTRIAGE_ALERTMANAGER_TOKEN", "live-model-alertmanager-token",
+                        "ACCELTRIAGE_LLM_BASE_URL", server.baseUrl(),
+                        "ACCELTRIAGE_LLM_MODEL", ScriptedModelServer.MODEL,
+                        "ACCELTRIAGE_LLM_TIMEOUT", "20s"))) {
+            service.awaitReady(Duration.ofSeconds(120));
+            Path kubeconfig = data.resolve("sandbox-kubeconfig.yaml");
+            service.await("the sandbox's kubeconfig", Duration.ofSeconds(30), () -> java.nio.file.Files.isRegularFile(kubeconfig));
+            String node;
+            try (io.fabric8.kubernetes.client.KubernetesClient kube = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                    .withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(java.nio.file.Files.readString(kubeconfig))).build()) {
+                // The device plugin's view only: one GPU withdrawn, its holder's status Unhealthy; the exporter is not touched.
+                io.fabric8.kubernetes.api.model.Pod holder = kube.pods().inAnyNamespace().list().getItems().stream()
+                        .filter(p -> p.getSpec().getNodeName() != null && p.getSpec().getNodeName().startsWith("gpu-h100-"))
+                        .filter(p -> p.getStatus().getContainerStatuses().stream().anyMatch(c -> c.getAllocatedResourcesStatus() != null
+                                && !c.getAllocatedResourcesStatus().isEmpty()))
+                        .findFirst().orElseThrow(() -> new AssertionError("no pod holding a GPU on a gpu-h100 node"));
+                node = holder.getSpec().getNodeName();
+                kube.pods().inNamespace(holder.getMetadata().getNamespace()).withName(holder.getMetadata().getName()).edit(p -> {
+                    var c = p.getStatus().getContainerStatuses().stream().filter(x -> x.getAllocatedResourcesStatus() != null
+                            && !x.getAllocatedResourcesStatus().isEmpty()).findFirst().orElseThrow();
+                    c.getAllocatedResourcesStatus().get(0).getResources().get(0).setHealth("Unhealthy");
+                    return p;
+                });
+                kube.nodes().withName(node).edit(n -> {
+                    var allocatable = n.getStatus().getAllocatable();
+                    int gpus = Integer.parseInt(allocatable.get("nvidia.com/gpu").getAmount());
+                    allocatable.put("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity(String.valueOf(gpus - 1)));
+                    return n;
+                });
+            }
+            String now = Instant.now().toString();
+            HttpResponse<String> ack = service.postJson("/api/v1/alerts", "live-model-alertmanager-token", """
+                    {"version":"4","groupKey":"{}:{alertname=\\"GpuAllocatableBelowCapacity\\"}","status":"firing","receiver":"acceltriage","alerts":[
+                     {"status":"firing","labels":{"alertname":"GpuAllocatableBelowCapacity","node":"%s","resource":"nvidia.com/gpu","severity":"warning"},
+                      "annotations":{"summary":"GPUs withdrawn by the device plugin"},"startsAt":"%s","endsAt":"0001-01-01T00:00:00Z","fingerprint":"d15a9ee000000001"}]}
+                    """.formatted(node, now));
+            assertEquals(200, ack.statusCode(), ack.body());
+            String body = service.awaitBody("/api/v1/incidents?node=" + node, ADMIN, Duration.ofSeconds(60),
+                    b -> b.contains("\"family\":\"") && !b.contains("\"state\":\"triaging\""));
+            JsonNode incident = summarised(service, json(body).path("items").get(0));
+
+            JsonNode disagreement = incident.path("assessment").path("diagnosis").path("disagreements").path(0);
+            assertEquals("KUBERNETES_AND_EXPORTER", disagreement.path("between").asText(), incident.path("assessment").toString());
+            List<JsonNode> calls = audit(service, incident, "model.call");
+            JsonNode investigation = calls.stream().filter(c -> c.path("payload").path("purpose").asText().equals("investigate"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no investigation: " + calls));
+            assertTrue(investigation.path("payload").path("reason").asText().startsWith("sources disagree (kubernetes and exporter): Kubernetes reports a device fault on " + node),
+                    investigation.toString());
+            assertTrue(server.requests().stream().filter(r -> r.has("tools")).anyMatch(r -> sent(r).contains("Sources disagree: Kubernetes reports")),
+                    "the investigation is told what disagrees");
+        }
+    }
+
     @Test
     void anUnreachableModelEndpointIsSaidOnTheModeEndpointUntilItComesUpAndEverySeamOfThePackagedServiceResolves() throws Exception {
         int closed = ServerProcess.freePort(); // nothing listens there
