@@ -15,7 +15,9 @@ import io.acceltriage.agent.Redaction;
 import io.acceltriage.agent.SummaryWriter;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.evidence.Evidence;
+import io.acceltriage.diagnosis.Runbooks;
 import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.evidence.PrometheusSource;
 import io.acceltriage.evidence.Toolsets;
 import io.acceltriage.policy.Decision;
 import io.acceltriage.policy.Proposal;
@@ -44,14 +46,19 @@ public final class ModelAgent {
     private final ChatModel model;
     private final Toolsets toolsets;
     private final HistoryTools history;
-    private final Function<String, String> prometheus;
+    /** Runs the declarative tools of {@code tools/}; null when no Prometheus is configured. */
+    private final PrometheusSource prometheus;
+    /** The runbooks an investigation may read the incident's from; null when none are loaded. */
+    private final Runbooks runbooks;
     private final OutboundText redactor = new OutboundText();
     private final String investigatePrompt = Prompts.load("investigate");
     private final String summarisePrompt = Prompts.load("summarise");
     private final String chatPrompt = Prompts.load("chat");
     private volatile double investigateBelow = ModelScope.UNSURE_BELOW;
 
-    ModelAgent(LlmSettings settings, ChatModel model, Toolsets toolsets, HistoryTools history, Function<String, String> prometheus) {
+    ModelAgent(LlmSettings settings, ChatModel model, Toolsets toolsets, HistoryTools history, PrometheusSource prometheus,
+            Runbooks runbooks) {
+        this.runbooks = runbooks;
         this.settings = settings;
         this.model = model;
         this.toolsets = toolsets;
@@ -62,9 +69,11 @@ public final class ModelAgent {
     /**
      * The real LangChain4j OpenAI client for these settings (inside Quarkus it rides on the
      * quarkus-langchain4j REST client). Built here, not injected, so tests and the benchmark can point
-     * an agent at a scripted server without a Quarkus profile.
+     * an agent at a scripted server without a Quarkus profile. {@code prometheus} (null for none) backs
+     * the declarative tools of {@code tools/}; {@code runbooks} (null for none) the incident's runbook.
      */
-    public static ModelAgent build(LlmSettings settings, Toolsets toolsets, HistoryTools history, Consumer<ModelCall> listeners) {
+    public static ModelAgent build(LlmSettings settings, Toolsets toolsets, HistoryTools history, Consumer<ModelCall> listeners,
+            PrometheusSource prometheus, Runbooks runbooks) {
         var builder = OpenAiChatModel.builder()
                 .baseUrl(settings.baseUrl())
                 .apiKey(settings.apiKey() == null ? "unused" : settings.apiKey().reveal())
@@ -76,7 +85,7 @@ public final class ModelAgent {
         if (settings.jsonSchema()) {
             builder.supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA).strictJsonSchema(false);
         }
-        return new ModelAgent(settings, builder.build(), toolsets, history, null);
+        return new ModelAgent(settings, builder.build(), toolsets, history, prometheus, runbooks);
     }
 
     /** The rules' confidence below which the model investigates ({@code acceltriage.llm.investigate-below}). */
@@ -143,7 +152,8 @@ public final class ModelAgent {
                     guardrails, fallback);
             ModelRun merged = prior == null ? own : ModelRun.of(prior.model(), prior.family(), prior.cause(), prior.citedEvidence(),
                     prior.agreesWithRules(), summary.isPresent(), concat(prior.calls(), own.calls()),
-                    concat(prior.redactions(), own.redactions()), concat(prior.guardrails(), own.guardrails()), null);
+                    concat(prior.redactions(), own.redactions()), concat(prior.guardrails(), own.guardrails()), null)
+                    .withTools(prior.tools());
             return Optional.of(new Summarised(new Assessment(decided.mode(), decided.subject(), decided.alerts(), decided.evidence(),
                     decided.diagnosis(), decided.judgements(), decided.escalationReasons(), summary.orElse(decided.summary()), merged),
                     own));
@@ -204,7 +214,8 @@ public final class ModelAgent {
         try (run) {
             List<Proposal> candidates = rules.judgements().stream().map(Judgement::proposal).toList();
             ProposeMitigationTool propose = new ProposeMitigationTool(new ScopeGuard(bundle, candidates), policy);
-            List<AgentTool> tools = new ArrayList<>(EvidenceTools.of(bundle, toolsets, prometheus));
+            List<AgentTool> tools = new ArrayList<>(EvidenceTools.of(bundle, toolsets, prometheus,
+                    runbooks == null ? Optional.empty() : runbooks.forDiagnosis(rules.diagnosis())));
             if (history != null) tools.addAll(history.forInvestigation());
             tools.add(propose.tool());
 
@@ -264,7 +275,7 @@ public final class ModelAgent {
             Assessment draft = new Assessment(settings.model(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(),
                     judgements, escalation, null, null);
             ModelRun mr = ModelRun.of(settings.model(), family.wireName(), inv.cause(), cited, disagreement.isEmpty(), false,
-                    run.calls, redactions, guardrails, null);
+                    run.calls, redactions, guardrails, null).withTools(gate.tools);
             return new Assessment(settings.model(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(), judgements,
                     escalation, templates.write(draft), mr);
         } catch (RunStopped e) {
@@ -272,7 +283,7 @@ public final class ModelAgent {
             guardrails.add("fallback: " + e.getMessage());
             LOG.warnf("model %s failed on %s, the rules planner takes over: %s", settings.model(), rules.subject().key(), e.getMessage());
             ModelRun mr = ModelRun.of(settings.model(), null, null, List.of(), null, false, run.calls, redactions, guardrails,
-                    e.getMessage());
+                    e.getMessage()).withTools(gate.tools);
             return new Assessment(rules.mode(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(), rules.judgements(),
                     rules.escalationReasons(), rules.summary(), mr);
         }

@@ -263,6 +263,90 @@ class LiveModelIT {
         }
     }
 
+    /**
+     * With Prometheus configured, the live model's investigation is offered the declarative tools of
+     * tools/ (run against a real Prometheus scraping the sandbox's exporter) and the incident's
+     * runbook; each call is a model.tool record in the audit, and an argument outside a tool's schema
+     * is refused without a query being sent.
+     */
+    @Test
+    void theLiveModelReadsPrometheusThroughTheTypedToolsAndTheRunbookAndAnArgumentOutsideTheSchemaIsRefused() throws Exception {
+        ServerProcess.requireBinary("/usr/bin/prometheus", "prometheus");
+        String node = "gpu-h100-08";
+        String hostile = node + "\\\"} or vector(1) #";
+        Function<JsonNode, ScriptedModelServer.Reply> investigator = req -> {
+            if (!req.has("tools")) return agreeable(req);
+            boolean toolsAnswered = StreamSupport.stream(req.path("messages").spliterator(), false)
+                    .anyMatch(m -> m.path("role").asText().equals("tool"));
+            if (toolsAnswered) return agreeable(req);
+            return ScriptedModelServer.toolCalls(List.of(Map.entry("gpu_xid_errors", "{\"node\":\"" + node + "\"}"),
+                    Map.entry("incident_runbook", "{}"),
+                    Map.entry("gpu_xid_errors", "{\"node\":\"" + hostile + "\"}"),
+                    Map.entry("gpu_ecc_dbe_volatile", "{\"node\":\"" + node + "\",\"query\":\"up\"}")));
+        };
+        int prometheusPort = ServerProcess.freePort();
+        String prometheusUrl = "http://127.0.0.1:" + prometheusPort;
+        try (ScriptedModelServer server = new ScriptedModelServer().otherwise(investigator);
+                ServiceProcess service = ServiceProcess.start(data, Map.of(
+                        "ACCELTRIAGE_ACCESS_TOKENS", "live-test:admin:" + ADMIN,
+                        "ACCELTRIAGE_PROMETHEUS_URL", prometheusUrl,
+                        "ACCELTRIAGE_LLM_BASE_URL", server.baseUrl(),
+                        "ACCELTRIAGE_LLM_MODEL", ScriptedModelServer.MODEL,
+                        "ACCELTRIAGE_LLM_TIMEOUT", "20s"))) {
+            service.awaitReady(Duration.ofSeconds(120));
+            URI exporter = URI.create(service.url("/sandbox/exporter/" + node + "/metrics"));
+            Path dir = data.resolve("prometheus");
+            java.nio.file.Files.createDirectories(dir);
+            java.nio.file.Files.writeString(dir.resolve("prometheus.yml"), """
+                    global:
+                      scrape_interval: 1s
+                    scrape_configs:
+                      - job_name: dcgm-exporter
+                        honor_labels: true
+                        metrics_path: %s
+                        static_configs:
+                          - targets: ['%s:%d']
+                    """.formatted(exporter.getPath(), exporter.getHost(), exporter.getPort()));
+            try (ServerProcess prometheus = ServerProcess.start("prometheus", dir, List.of("/usr/bin/prometheus",
+                    "--config.file=" + dir.resolve("prometheus.yml"), "--storage.tsdb.path=" + dir.resolve("data"),
+                    "--web.listen-address=127.0.0.1:" + prometheusPort, "--log.level=warn"))) {
+                prometheus.await("Prometheus scraping the sandbox's exporter of " + node, Duration.ofSeconds(60), () -> {
+                    String r = ServerProcess.get(prometheusUrl + "/api/v1/query?query=DCGM_FI_DEV_XID_ERRORS");
+                    return r != null && r.contains("\"Hostname\":\"" + node + "\"");
+                });
+
+                // XID 31, which the rules call application with low confidence: the model investigates with the tools.
+                JsonNode incident = summarised(service, faultAndConclusion(service,
+                        "{\"kind\":\"xid\",\"node\":\"" + node + "\",\"gpu\":1,\"xid\":31}", node));
+                List<JsonNode> tools = audit(service, incident, "model.tool");
+                assertEquals(List.of("gpu_xid_errors", "incident_runbook", "gpu_xid_errors", "gpu_ecc_dbe_volatile"),
+                        tools.stream().map(t -> t.path("payload").path("tool").asText()).toList(), tools.toString());
+                JsonNode xid = tools.get(0).path("payload");
+                assertEquals("ok", xid.path("outcome").asText(), xid.toString());
+                assertTrue(xid.path("result").asText().contains("DCGM_FI_DEV_XID_ERRORS{") && xid.path("result").asText().contains("Hostname=" + node),
+                        "Prometheus' answer, as the model read it: " + xid);
+                JsonNode runbook = tools.get(1).path("payload");
+                assertEquals("ok", runbook.path("outcome").asText(), runbook.toString());
+                assertTrue(runbook.path("result").asText().contains("http"), "the runbook with its guides: " + runbook);
+                for (JsonNode refused : List.of(tools.get(2).path("payload"), tools.get(3).path("payload"))) {
+                    assertEquals("refused", refused.path("outcome").asText(), refused.toString());
+                    assertTrue(refused.path("result").asText().startsWith("refused, nothing was run"), refused.toString());
+                }
+                assertTrue(tools.get(2).path("payload").path("result").asText().contains("node of gpu_xid_errors must be a Kubernetes node name"),
+                        tools.get(2).toString());
+                assertTrue(tools.get(3).path("payload").path("result").asText().contains("'query' is not a parameter of gpu_ecc_dbe_volatile"),
+                        tools.get(3).toString());
+                JsonNode investigation = server.requests().stream().filter(r -> r.has("tools") && sent(r).contains(node)).findFirst().orElseThrow();
+                List<String> offered = StreamSupport.stream(investigation.path("tools").spliterator(), false)
+                        .map(t -> t.path("function").path("name").asText()).toList();
+                assertTrue(offered.containsAll(List.of("gpu_xid_errors", "incident_runbook", "get_evidence")), offered.toString());
+                // A figure for the README, not an assertion: the investigation's cost with the Prometheus tools offered.
+                System.out.printf("live model input tokens with Prometheus tools: XID 31 (investigation with %d tools offered, 2 tool rounds,"
+                        + " and summary) %d%n", offered.size(), tokensIn(service, incident));
+            }
+        }
+    }
+
     @Test
     void anUnreachableModelEndpointIsSaidOnTheModeEndpointUntilItComesUpAndEverySeamOfThePackagedServiceResolves() throws Exception {
         int closed = ServerProcess.freePort(); // nothing listens there
