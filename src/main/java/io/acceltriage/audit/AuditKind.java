@@ -23,6 +23,8 @@ public enum AuditKind {
     ESCALATION("escalation"),
     NOTIFICATION("notification"),
     MODEL_CALL("model.call"),
+    /** A tool the model called: its arguments, outcome and what it read back (redacted, bounded). */
+    MODEL_TOOL("model.tool"),
     GUARDRAIL("guardrail"),
     SILENCE("silence"),
     ACCESS_DENIED("access.denied"),

@@ -87,13 +87,15 @@ public final class Classifier {
         // Every mitigation acts on the node or workload the cluster view describes: without it, a
         // verdict would be a guess about what is there.
         boolean clusterUnread = bundle.gaps().stream().anyMatch(g -> g.failed() && g.source() == Source.CLUSTER);
+        List<Disagreement> disagreements = SourceDisagreements.of(findings, bundle, m -> toolsets.forMetric(m.metric())
+                .map(t -> t.fault() != null && (t.fault().catalogue() != null || "device".equals(t.fault().family()))).orElse(false));
 
         if (ranked.isEmpty() || ranked.get(0).getValue() < FAULT_THRESHOLD) {
             double confidence = metricsMissing ? 0.4 : 0.8;
             if (!ranked.isEmpty()) confidence -= ranked.get(0).getValue();
             List<String> looked = findings.stream().flatMap(f -> f.evidenceIds().stream()).distinct().toList();
             return new Diagnosis(Family.NONE, "no fault found in the evidence", round(Math.max(0.05, confidence)), looked,
-                    findings, false, notes);
+                    findings, false, notes, disagreements);
         }
         Family family = ranked.get(0).getKey();
         double best = ranked.get(0).getValue();
@@ -117,7 +119,7 @@ public final class Classifier {
         LinkedHashSet<String> ids = new LinkedHashSet<>();
         supporting.forEach(f -> ids.addAll(f.evidenceIds()));
         return new Diagnosis(family, supporting.get(0).cause(), round(Math.max(0.05, confidence)), List.copyOf(ids),
-                findings, degradation, notes);
+                findings, degradation, notes, disagreements);
     }
 
     /**

@@ -5,10 +5,21 @@ import java.util.List;
 /**
  * The deterministic verdict on an incident: family, main cause, confidence in [0, 1], and the evidence
  * ids it rests on. {@code findings} keeps every reason considered, of every family, so a reader can
- * see what was weighed and set aside.
+ * see what was weighed and set aside; {@code disagreements}, where kinds of source contradict each
+ * other (what weighing reasons cannot settle).
  */
 public record Diagnosis(Family family, String cause, double confidence, List<String> evidenceIds,
-        List<Finding> findings, boolean degradation, List<String> notes) {
+        List<Finding> findings, boolean degradation, List<String> notes, List<Disagreement> disagreements) {
+
+    public Diagnosis {
+        disagreements = disagreements == null ? List.of() : List.copyOf(disagreements);
+    }
+
+    /** A diagnosis whose sources do not contradict each other (or were not compared). */
+    public Diagnosis(Family family, String cause, double confidence, List<String> evidenceIds, List<Finding> findings,
+            boolean degradation, List<String> notes) {
+        this(family, cause, confidence, evidenceIds, findings, degradation, notes, List.of());
+    }
 
     /** Findings of the chosen family. */
     public List<Finding> supporting() {

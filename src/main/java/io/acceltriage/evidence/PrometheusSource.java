@@ -84,8 +84,85 @@ public final class PrometheusSource implements MetricsSource {
         return new PrometheusSource(uri, config.timeout(), config.history());
     }
 
+    /** Series a tool's answer keeps: enough to compare a node's GPUs or a workload's replicas, bounded for the model. */
+    public static final int MAX_TOOL_SERIES = 64;
+    private static final java.util.regex.Pattern PLACEHOLDER = java.util.regex.Pattern.compile("\\{\\{\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}");
+    private static final java.util.regex.Pattern GPU = java.util.regex.Pattern.compile("[0-9]{1,3}");
+    private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile("[1-9][0-9]{0,3}[smhd]");
+    private static final java.util.regex.Pattern TEXT = java.util.regex.Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
+
+    /** What one tool of {@code tools/} answered: its query as run, how many series matched, the first {@link #MAX_TOOL_SERIES}. */
+    public record ToolReading(String tool, String query, int series, List<Sample> samples) {}
+
+    /**
+     * Runs one declarative tool of {@code tools/}: its own PromQL template with typed arguments, as an
+     * instant query (a GET of the query API: read-only by construction; nothing else can be asked
+     * through here). An argument the tool does not declare, a missing one, or one that is not of its
+     * parameter's type is refused with an IllegalArgumentException before anything is sent.
+     */
+    public ToolReading run(Toolset.Tool tool, Map<String, String> arguments) throws EvidenceUnavailable {
+        String promql = render(tool, arguments);
+        // A tool may aggregate (sum by pod, histogram_quantile): its series need not keep a metric name.
+        List<Sample> samples = query(promql, "tool " + tool.name(), false);
+        return new ToolReading(tool.name(), promql, samples.size(), List.copyOf(samples.subList(0, Math.min(samples.size(), MAX_TOOL_SERIES))));
+    }
+
+    /** The tool's query with each parameter filled in, after checking every argument against the tool's declared parameters. */
+    public static String render(Toolset.Tool tool, Map<String, String> arguments) {
+        Map<String, Toolset.Parameter> declared = new LinkedHashMap<>();
+        for (Toolset.Parameter p : tool.parameters() == null ? List.<Toolset.Parameter>of() : tool.parameters()) declared.put(p.name(), p);
+        for (String name : arguments.keySet()) {
+            if (!declared.containsKey(name)) {
+                throw new IllegalArgumentException("'" + abbreviate(name) + "' is not a parameter of " + tool.name() + " (it takes "
+                        + (declared.isEmpty() ? "none" : String.join(", ", declared.keySet())) + ")");
+            }
+        }
+        java.util.regex.Matcher m = PLACEHOLDER.matcher(tool.query());
+        StringBuilder q = new StringBuilder();
+        while (m.find()) {
+            Toolset.Parameter p = declared.get(m.group(1));
+            if (p == null) throw new IllegalArgumentException(tool.name() + "'s query uses {{" + m.group(1) + "}}, which it does not declare");
+            String v = arguments.get(p.name());
+            if (v == null || v.isBlank()) throw new IllegalArgumentException(tool.name() + " needs " + p.name() + " (" + typeName(p.type()) + ")");
+            if (!valid(p.type(), v)) {
+                throw new IllegalArgumentException(p.name() + " of " + tool.name() + " must be " + typeName(p.type()) + ", got \""
+                        + abbreviate(v) + "\"");
+            }
+            m.appendReplacement(q, java.util.regex.Matcher.quoteReplacement(v));
+        }
+        m.appendTail(q);
+        return q.toString();
+    }
+
+    /** Every value lands inside a label matcher's quotes: each type admits no quote, brace, backslash or space. */
+    private static boolean valid(Toolset.ParameterType type, String v) {
+        return switch (type) {
+            case NODE, POD -> KubernetesNames.isName(v);
+            case NAMESPACE -> KubernetesNames.isNamespace(v);
+            case GPU -> GPU.matcher(v).matches();
+            case DURATION -> DURATION.matcher(v).matches();
+            case STRING -> TEXT.matcher(v).matches();
+        };
+    }
+
+    private static String typeName(Toolset.ParameterType type) {
+        return switch (type) {
+            case NODE -> "a Kubernetes node name";
+            case POD -> "a Kubernetes pod name";
+            case NAMESPACE -> "a Kubernetes namespace";
+            case GPU -> "a GPU index (0-999)";
+            case DURATION -> "a Prometheus duration such as 5m";
+            case STRING -> "letters, digits and _ . : - (at most 128)";
+        };
+    }
+
     /** Runs an instant query and returns its vector; any other outcome is an EvidenceUnavailable. */
     List<Sample> query(String promql, String node) throws EvidenceUnavailable {
+        return query(promql, node, true);
+    }
+
+    /** {@code named}: every series must carry its metric name (a node's raw series do; an aggregate's do not: named ""). */
+    private List<Sample> query(String promql, String node, boolean named) throws EvidenceUnavailable {
         URI uri = base.resolve("api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
                 + "&timeout=" + promDuration(timeout));
         HttpResponse<String> response;
@@ -128,13 +205,13 @@ public final class PrometheusSource implements MetricsSource {
         }
         List<Sample> out = new ArrayList<>();
         for (JsonNode series : data.path("result")) {
-            out.add(sample(series, node));
+            out.add(sample(series, node, named));
         }
         return out;
     }
 
     /** One element of a vector: {metric: {__name__, labels...}, value: [unix time, "value as a string"]}. */
-    private static Sample sample(JsonNode series, String node) throws EvidenceUnavailable {
+    private static Sample sample(JsonNode series, String node, boolean named) throws EvidenceUnavailable {
         Map<String, String> labels = new LinkedHashMap<>();
         String name = null;
         var fields = series.path("metric").fields();
@@ -147,6 +224,7 @@ public final class PrometheusSource implements MetricsSource {
             }
         }
         JsonNode value = series.path("value");
+        if (name == null && !named) name = "";
         if (name == null || !value.isArray() || value.size() != 2 || !value.get(1).isTextual()) {
             throw new EvidenceUnavailable("Prometheus returned a malformed series for node " + node + ": " + abbreviate(series.toString()));
         }

@@ -277,6 +277,25 @@ public class IncidentStore {
         });
     }
 
+    /**
+     * Replaces the summary and assessment document a triage stored, written again once the model's
+     * summary came in, unless a later triage replaced them meanwhile ({@code stored} no longer the
+     * summary): false then, and nothing changes.
+     */
+    public boolean reviseSummary(Tx tx, String id, String stored, String summary, String assessmentJson) {
+        return tx.sql(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update incidents set summary = ?, assessment = ?, updated_at = ?"
+                    + " where id = ? and summary = ?")) {
+                ps.setString(1, summary);
+                ps.setString(2, assessmentJson);
+                ps.setTimestamp(3, Timestamp.from(Instant.now()));
+                ps.setString(4, id);
+                ps.setString(5, stored);
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
     public void setState(Tx tx, String id, IncidentState state) {
         tx.run(c -> {
             try (PreparedStatement ps = c.prepareStatement("update incidents set state = ?, updated_at = ?, resolved_at = ? where id = ?")) {

@@ -27,6 +27,19 @@ public class Escalations {
             p.put("summary", notice.summary());
             audit.append(notice.incidentId(), AuditKind.ESCALATION, Actors.AGENT, p);
         }
+        deliver(notice);
+    }
+
+    /**
+     * The same news told again with a better summary (the model's, written after the decision): each
+     * channel updates its message where it can (Slack edits it in place; a channel that cannot edit
+     * keeps what it said). No second escalation record: nobody was escalated to again.
+     */
+    public void revise(Notice notice) {
+        deliver(notice);
+    }
+
+    private void deliver(Notice notice) {
         for (Notifier n : notifiers) {
             Notifier.Delivery d;
             try {

@@ -85,6 +85,14 @@ public final class FleetResponder {
             }
             findings.add(new Finding(d.family(), d.confidence(), member.name() + ": " + d.cause(), cited, "member-" + member.key(),
                     false, d.degradation(), false, false));
+            // What the model compares across members (pool, accelerators advertised): the node's capacity, cited or not.
+            for (Evidence e : a.evidence().of(Facts.AcceleratorCapacity.class)) {
+                if (items.stream().noneMatch(i -> i.fact().equals(e.fact()))) {
+                    items.add(new Evidence("E" + (items.size() + 1), e.source(), member.name() + ": " + e.summary()
+                            + (((Facts.AcceleratorCapacity) e.fact()).pool() == null ? "" : " (pool " + ((Facts.AcceleratorCapacity) e.fact()).pool() + ")"),
+                            e.fact(), e.trust()));
+                }
+            }
             a.evidence().gaps().forEach(g -> gaps.add(new Gap(g.source(), member.name() + ": " + g.reason(), g.failed())));
             consulted.add("member " + member.key() + ": " + d.family().wireName() + " " + d.confidence());
         }
@@ -138,7 +146,15 @@ public final class FleetResponder {
                 + "Evidence: " + String.join("; ", items.stream().filter(e -> ids.contains(e.id())).limit(6)
                         .map(e -> "[" + e.id() + "] " + e.summary()).toList())
                 + ". No node actions: a fleet-wide pattern goes to a person. Needs a person: " + escalation.get(0);
-        return new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, judgements, escalation, summary, null);
+        Assessment rules = new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, judgements, escalation, summary, null);
+        // The model investigates what the affected nodes share; its proposals pass the same policy, and
+        // its failure, or a family the rules do not share, leaves this assessment or escalates it.
+        return responder.consult(rules, new PolicyContext(family, confidence, false));
+    }
+
+    /** The model's summary of a decided assessment (a fleet's or a member subject's), asked for after the decision. */
+    public java.util.Optional<io.acceltriage.agent.llm.ModelAgent.Summarised> summarise(Assessment decided) {
+        return responder.summarise(decided);
     }
 
     private static String verdictLine(Judgement j) {

@@ -70,6 +70,7 @@ public class IncidentProcessor {
     private final AlertFiler filer;
     private final FleetResponder fleet;
     private final GpuMemory memory;
+    private final LateSummaries summaries;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "acceltriage-triage");
         t.setDaemon(true);
@@ -93,7 +94,7 @@ public class IncidentProcessor {
 
     IncidentProcessor(AlertInbox inbox, IncidentStore incidents, Database database, AuditLog audit,
             Executor executor, Escalations escalations, ServiceMetrics metrics, Correlation correlation, FleetResponder fleet,
-            AlertFiler filer, ResponderFactory responders,
+            AlertFiler filer, ResponderFactory responders, LateSummaries summaries,
             @org.eclipse.microprofile.config.inject.ConfigProperty(name = "acceltriage.triage.retry-backoff", defaultValue = "30s")
             java.time.Duration firstBackoff,
             @org.eclipse.microprofile.config.inject.ConfigProperty(name = "acceltriage.triage.lease", defaultValue = "30s")
@@ -115,6 +116,7 @@ public class IncidentProcessor {
         this.filer = filer;
         this.fleet = fleet;
         this.memory = responders.memory();
+        this.summaries = summaries;
         metrics.inboxBacklog(inbox::pending);
     }
 
@@ -305,9 +307,12 @@ public class IncidentProcessor {
                     .ifPresent(first -> metrics.mitigated(a.diagnosis().family(), java.time.Duration.between(first, Instant.now())));
         }
         metrics.triaged(java.time.Duration.ofNanos(System.nanoTime() - began));
-        escalations.tell(new Notice(incident.id(), state.name().toLowerCase(), incident.subject().key(),
+        Notice told = new Notice(incident.id(), state.name().toLowerCase(), incident.subject().key(),
                 a.diagnosis().family().wireName(), a.diagnosis().confidence(), a.summary(), needsAPerson,
-                "/incidents/" + incident.id()));
+                "/incidents/" + incident.id());
+        escalations.tell(told);
+        // Decided, stored, carried out and told: only now is the model asked for its summary, off this thread.
+        summaries.ask(incident.id(), a, told);
     }
 
     private void resolveIfAllResolved(String incidentId) {

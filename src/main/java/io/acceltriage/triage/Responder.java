@@ -19,6 +19,7 @@ import io.acceltriage.policy.Proposal;
 import io.acceltriage.policy.Verdict;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -39,11 +40,33 @@ public final class Responder {
     private final GpuMemory memory;
 
     /**
-     * What the model does after the rules: {@link ModelAgent#review} (investigate every incident,
-     * as replay measures it) or {@link ModelAgent#respond} (only where it adds something, live).
+     * What the model does after the rules: {@link ModelAgent#review} (investigate and summarise every
+     * incident, as replay measures it) or {@link ModelAgent#respond} (investigate only where it adds
+     * something, live), and, live, the summary of the decided assessment, asked for once the decision
+     * is stored and carried out.
      */
     interface ModelStep {
         Assessment after(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates);
+
+        /** The model's summary of a decided assessment; empty when this step writes none afterwards. */
+        default Optional<ModelAgent.Summarised> summarise(Assessment decided) {
+            return Optional.empty();
+        }
+
+        /** The live step of {@code agent}: investigate where the rules are weak, summarise after the decision. */
+        static ModelStep live(ModelAgent agent) {
+            return new ModelStep() {
+                @Override
+                public Assessment after(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates) {
+                    return agent.respond(rules, policy, templates);
+                }
+
+                @Override
+                public Optional<ModelAgent.Summarised> summarise(Assessment decided) {
+                    return agent.summarise(decided);
+                }
+            };
+        }
     }
 
     public Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
@@ -108,6 +131,22 @@ public final class Responder {
         if (agent == null) return rules;
         Assessment reviewed = agent.after(rules, p -> policy.decide(p, ctx), summaries).withWorkLost();
         return reviewed;
+    }
+
+    /**
+     * The model's summary of an assessment this responder (or a fleet's) decided, for after it was
+     * stored and carried out; empty in rules mode, in replay (its summary is part of the review) and
+     * when the model already failed on the incident.
+     */
+    Optional<ModelAgent.Summarised> summarise(Assessment decided) {
+        return agent == null ? Optional.empty() : agent.summarise(decided);
+    }
+
+    /** The model's step over an assessment planned outside this responder (a fleet's), judged by the same policy. */
+    Assessment consult(Assessment planned, PolicyContext ctx) {
+        if (agent == null) return planned;
+        PolicyEngine policy = this.policy.forOneAssessment();
+        return agent.after(planned, p -> policy.decide(p, ctx), summaries);
     }
 
     /** Policy's verdicts on proposals planned outside this responder (a fleet's), against one view of the cluster. */

@@ -84,9 +84,9 @@ public class ResponderFactory {
                 agent == null ? null : agent::review);
     }
 
-    /** The configured model's live step (investigate where the rules are weak, summarise always); null in rules mode. */
+    /** The configured model's live step (investigate where the rules are weak, summarise after deciding); null in rules mode. */
     private Responder.ModelStep liveModel() {
-        return models.agent().<Responder.ModelStep>map(a -> a::respond).orElse(null);
+        return models.agent().map(Responder.ModelStep::live).orElse(null);
     }
 
     public ModelMode models() {

@@ -104,6 +104,29 @@ class PrometheusSourceTest {
     }
 
     @Test
+    void aToolOfToolsRunsAsItsTypedTemplateAndAnArgumentOutsideItsSchemaIsRefusedBeforeAnythingIsSent() throws Exception {
+        Toolsets toolsets = Toolsets.load("tools");
+        Toolset.Tool xids = toolsets.all().stream().flatMap(t -> t.tools().stream()).filter(t -> t.name().equals("gpu_xid_errors"))
+                .findFirst().orElseThrow();
+        PrometheusSource.ToolReading r = source().run(xids, java.util.Map.of("node", "gpu-h100-01"));
+        assertEquals("DCGM_FI_DEV_XID_ERRORS{Hostname=\"gpu-h100-01\"}", r.query());
+        assertEquals(2, r.series(), r.toString());
+        assertTrue(r.samples().stream().allMatch(x -> "gpu-h100-01".equals(x.label("Hostname"))), r.toString());
+
+        Toolset.Tool vllm = toolsets.all().stream().flatMap(t -> t.tools().stream()).filter(t -> t.name().equals("vllm_requests_waiting"))
+                .findFirst().orElseThrow();
+        assertEquals(12.0, source().run(vllm, java.util.Map.of("namespace", "serve")).samples().get(0).value());
+
+        // A quote would end the label matcher and let a caller append its own PromQL; a name not declared would be ignored silently.
+        for (java.util.Map<String, String> bad : List.of(java.util.Map.of("node", "gpu-h100-01\"} or vector(1) #"),
+                java.util.Map.of("node", "gpu-h100-01", "query", "up"), java.util.Map.<String, String>of(), java.util.Map.of("node", ""))) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> source().run(xids, bad), bad.toString());
+            assertTrue(refused.getMessage().contains("gpu_xid_errors"), refused.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> source().run(vllm, java.util.Map.of("namespace", "Serve_Not_A_Namespace")));
+    }
+
+    @Test
     void aNewXidIsSeenAgainstTheValueOneHistoryWindowAgo() throws Exception {
         xid.set(79);
         try {

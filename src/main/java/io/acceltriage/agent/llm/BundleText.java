@@ -3,6 +3,7 @@ package io.acceltriage.agent.llm;
 import io.acceltriage.agent.Assessment;
 import io.acceltriage.agent.Judgement;
 import io.acceltriage.diagnosis.Diagnosis;
+import io.acceltriage.diagnosis.Disagreement;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.diagnosis.Finding;
 import io.acceltriage.evidence.Evidence;
@@ -54,6 +55,10 @@ final class BundleText {
                 if (seen.add(line)) inside.append(line).append('\n');
             }
         }
+        for (Disagreement d : rules.diagnosis().disagreements()) {
+            // Why the model was asked: two kinds of source contradict each other; the evidence must settle which is right.
+            inside.append("Sources disagree: ").append(d.detail()).append(" (").append(String.join(", ", d.evidenceIds())).append(")\n");
+        }
         inside.append(evidence(b, first, true));
         sb.append("Evidence bundle:\n").append(UntrustedData.wrap("evidence-bundle", inside.toString()));
         return sb.toString();
@@ -83,6 +88,7 @@ final class BundleText {
     private static Set<String> citedByFindings(Diagnosis d) {
         Set<String> ids = new LinkedHashSet<>(d.evidenceIds());
         d.findings().forEach(f -> ids.addAll(f.evidenceIds()));
+        d.disagreements().forEach(x -> ids.addAll(x.evidenceIds()));
         return ids;
     }
 

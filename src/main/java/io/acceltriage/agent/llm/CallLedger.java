@@ -34,6 +34,8 @@ final class CallLedger implements ChatModelListener {
         final List<ModelCall> calls = new ArrayList<>();
         final RunGuard guard;
         String purpose;
+        /** Why this run was asked for, on each of its calls' records. */
+        String reason;
 
         Run(RunGuard guard, String purpose) {
             this.guard = guard;
@@ -46,11 +48,16 @@ final class CallLedger implements ChatModelListener {
             return this;
         }
 
+        Run because(String reason) {
+            this.reason = reason;
+            return this;
+        }
+
         /** The last call answered at the wire level but its content was unusable. */
         void markMalformed(String error) {
             if (!calls.isEmpty()) {
                 ModelCall c = calls.remove(calls.size() - 1);
-                calls.add(new ModelCall(c.model(), c.purpose(), c.tokensIn(), c.tokensOut(), c.latencyMs(), "malformed", error));
+                calls.add(new ModelCall(c.model(), c.purpose(), c.tokensIn(), c.tokensOut(), c.latencyMs(), "malformed", error, c.reason()));
             }
         }
 
@@ -71,13 +78,13 @@ final class CallLedger implements ChatModelListener {
         int in = u == null || u.inputTokenCount() == null ? 0 : u.inputTokenCount();
         int out = u == null || u.outputTokenCount() == null ? 0 : u.outputTokenCount();
         String name = ctx.chatResponse().modelName() == null ? model : ctx.chatResponse().modelName();
-        record(new ModelCall(name, purpose(), in, out, elapsed(ctx.attributes().get(STARTED)), "ok", null), in, out);
+        record(new ModelCall(name, purpose(), in, out, elapsed(ctx.attributes().get(STARTED)), "ok", null, reason()), in, out);
     }
 
     @Override
     public void onError(ChatModelErrorContext ctx) {
         record(new ModelCall(model, purpose(), 0, 0, elapsed(ctx.attributes().get(STARTED)), outcomeOf(ctx.error()),
-                shortMessage(ctx.error())), 0, 0);
+                shortMessage(ctx.error()), reason()), 0, 0);
     }
 
     private void record(ModelCall call, int in, int out) {
@@ -96,6 +103,11 @@ final class CallLedger implements ChatModelListener {
     private static String purpose() {
         Run run = CURRENT.get();
         return run == null ? "unknown" : run.purpose;
+    }
+
+    private static String reason() {
+        Run run = CURRENT.get();
+        return run == null ? null : run.reason;
     }
 
     private static long elapsed(Object started) {

@@ -2,29 +2,32 @@ package io.acceltriage.agent.llm;
 
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
+import io.acceltriage.diagnosis.Runbooks;
 import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.evidence.MetricsSource.EvidenceUnavailable;
+import io.acceltriage.evidence.Facts;
+import io.acceltriage.evidence.PrometheusSource;
+import io.acceltriage.evidence.Sample;
 import io.acceltriage.evidence.Toolset;
 import io.acceltriage.evidence.Toolsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The read-only evidence lookups of one incident: an item of the bundle by id, the bundle's items of
- * one source, and, when a Prometheus source exists, every declarative tool of {@code tools/} by its
- * own name and parameters, run as its PromQL template.
+ * one source, the incident's runbook, and, when Prometheus is configured, the declarative tools of
+ * {@code tools/} that fit the incident, each run through {@link PrometheusSource#run} as its own typed
+ * PromQL template (an argument outside the tool's parameters or types is refused, nothing is sent).
  */
 final class EvidenceTools {
 
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}");
-
     private EvidenceTools() {}
 
-    /** {@code prometheus}: runs a PromQL query and returns the result as text; null when there is none. */
-    static List<AgentTool> of(EvidenceBundle bundle, Toolsets toolsets, Function<String, String> prometheus) {
+    /** {@code prometheus}: null when none is configured; {@code runbook}: the runbook the rules' diagnosis chose, if any. */
+    static List<AgentTool> of(EvidenceBundle bundle, Toolsets toolsets, PrometheusSource prometheus, Optional<Runbooks.Runbook> runbook) {
         List<AgentTool> out = new ArrayList<>();
         out.add(tool(ToolSpecification.builder().name("get_evidence")
                 .description("One evidence item of this incident by id, in full.")
@@ -44,11 +47,19 @@ final class EvidenceTools {
                             .map(e -> e.id() + " " + e.summary()).toList();
                     return lines.isEmpty() ? "no " + source.toLowerCase() + " evidence" : String.join("\n", lines);
                 }));
+        runbook.ifPresent(r -> out.add(tool(ToolSpecification.builder().name("incident_runbook")
+                .description("The runbook for this incident's diagnosis: what it is, who responds, next steps, vendor guides.")
+                .parameters(JsonObjectSchema.builder().build()).build(), args -> {
+                    if (args.size() > 0) throw new IllegalArgumentException("incident_runbook takes no arguments");
+                    return r.text();
+                })));
         // Without a Prometheus source a declarative tool could only repeat readings the bundle holds,
         // which list_evidence and get_evidence already give; its specification would cost some 10 KB
-        // in every request of the investigation (two thirds of it, measured over the corpus).
+        // in every request of the investigation (two thirds of it, measured over the corpus). With one,
+        // only the toolsets that fit the incident are offered, for the same reason.
         if (prometheus != null) {
             for (Toolset ts : toolsets.all()) {
+                if (!fits(ts, bundle)) continue;
                 for (Toolset.Tool t : ts.tools()) {
                     out.add(declarative(ts, t, prometheus));
                 }
@@ -57,7 +68,18 @@ final class EvidenceTools {
         return out;
     }
 
-    private static AgentTool declarative(Toolset ts, Toolset.Tool t, Function<String, String> prometheus) {
+    /**
+     * A device toolset fits when the bundle holds readings of its metrics (or no readings at all: the
+     * model may look for itself); a tenant toolset (a serving or training workload's own metrics) when
+     * the incident concerns a workload.
+     */
+    static boolean fits(Toolset ts, EvidenceBundle b) {
+        if (ts.tenant()) return !b.workloads().isEmpty();
+        List<String> read = b.of(Facts.MetricReading.class).stream().map(e -> ((Facts.MetricReading) e.fact()).metric()).toList();
+        return read.isEmpty() || ts.tools().stream().anyMatch(t -> read.contains(t.metric()));
+    }
+
+    private static AgentTool declarative(Toolset ts, Toolset.Tool t, PrometheusSource prometheus) {
         JsonObjectSchema.Builder params = JsonObjectSchema.builder();
         List<String> required = new ArrayList<>();
         for (Toolset.Parameter p : t.parameters() == null ? List.<Toolset.Parameter>of() : t.parameters()) {
@@ -66,17 +88,22 @@ final class EvidenceTools {
         }
         ToolSpecification spec = ToolSpecification.builder().name(t.name())
                 .description("[" + ts.name() + "] " + t.description().strip())
-                .parameters(params.required(required).build()).build();
+                .parameters(params.required(required).additionalProperties(false).build()).build();
         return tool(spec, args -> {
-            Matcher m = PLACEHOLDER.matcher(t.query());
-            StringBuilder q = new StringBuilder();
-            while (m.find()) {
-                String v = Optional.ofNullable(AgentTool.text(args, m.group(1))).orElse("");
-                // A value is a label value inside quotes: nothing in it may end the quote or the selector.
-                m.appendReplacement(q, Matcher.quoteReplacement(v.replaceAll("[^A-Za-z0-9_.:/-]", "")));
+            Map<String, String> values = new LinkedHashMap<>();
+            args.fields().forEachRemaining(f -> values.put(f.getKey(), f.getValue().isValueNode() ? f.getValue().asText() : f.getValue().toString()));
+            PrometheusSource.ToolReading r;
+            try {
+                r = prometheus.run(t, values);
+            } catch (EvidenceUnavailable e) {
+                throw new IllegalStateException(e.getMessage());
             }
-            m.appendTail(q);
-            return prometheus.apply(q.toString());
+            StringBuilder sb = new StringBuilder(r.series() + " series" + (r.series() > r.samples().size()
+                    ? ", the first " + r.samples().size() + " shown" : "") + (ts.tenant() ? " (served by the workload: a tenant source)" : "") + ":\n");
+            for (Sample sample : r.samples()) {
+                sb.append(sample.name() == null ? "" : sample.name()).append(sample.labels()).append(' ').append(sample.value()).append('\n');
+            }
+            return sb.toString().strip();
         });
     }
 

@@ -15,7 +15,9 @@ import io.acceltriage.agent.Redaction;
 import io.acceltriage.agent.SummaryWriter;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.evidence.Evidence;
+import io.acceltriage.diagnosis.Runbooks;
 import io.acceltriage.evidence.EvidenceBundle;
+import io.acceltriage.evidence.PrometheusSource;
 import io.acceltriage.evidence.Toolsets;
 import io.acceltriage.policy.Decision;
 import io.acceltriage.policy.Proposal;
@@ -44,14 +46,19 @@ public final class ModelAgent {
     private final ChatModel model;
     private final Toolsets toolsets;
     private final HistoryTools history;
-    private final Function<String, String> prometheus;
+    /** Runs the declarative tools of {@code tools/}; null when no Prometheus is configured. */
+    private final PrometheusSource prometheus;
+    /** The runbooks an investigation may read the incident's from; null when none are loaded. */
+    private final Runbooks runbooks;
     private final OutboundText redactor = new OutboundText();
     private final String investigatePrompt = Prompts.load("investigate");
     private final String summarisePrompt = Prompts.load("summarise");
     private final String chatPrompt = Prompts.load("chat");
     private volatile double investigateBelow = ModelScope.UNSURE_BELOW;
 
-    ModelAgent(LlmSettings settings, ChatModel model, Toolsets toolsets, HistoryTools history, Function<String, String> prometheus) {
+    ModelAgent(LlmSettings settings, ChatModel model, Toolsets toolsets, HistoryTools history, PrometheusSource prometheus,
+            Runbooks runbooks) {
+        this.runbooks = runbooks;
         this.settings = settings;
         this.model = model;
         this.toolsets = toolsets;
@@ -62,9 +69,11 @@ public final class ModelAgent {
     /**
      * The real LangChain4j OpenAI client for these settings (inside Quarkus it rides on the
      * quarkus-langchain4j REST client). Built here, not injected, so tests and the benchmark can point
-     * an agent at a scripted server without a Quarkus profile.
+     * an agent at a scripted server without a Quarkus profile. {@code prometheus} (null for none) backs
+     * the declarative tools of {@code tools/}; {@code runbooks} (null for none) the incident's runbook.
      */
-    public static ModelAgent build(LlmSettings settings, Toolsets toolsets, HistoryTools history, Consumer<ModelCall> listeners) {
+    public static ModelAgent build(LlmSettings settings, Toolsets toolsets, HistoryTools history, Consumer<ModelCall> listeners,
+            PrometheusSource prometheus, Runbooks runbooks) {
         var builder = OpenAiChatModel.builder()
                 .baseUrl(settings.baseUrl())
                 .apiKey(settings.apiKey() == null ? "unused" : settings.apiKey().reveal())
@@ -76,7 +85,7 @@ public final class ModelAgent {
         if (settings.jsonSchema()) {
             builder.supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA).strictJsonSchema(false);
         }
-        return new ModelAgent(settings, builder.build(), toolsets, history, null);
+        return new ModelAgent(settings, builder.build(), toolsets, history, prometheus, runbooks);
     }
 
     /** The rules' confidence below which the model investigates ({@code acceltriage.llm.investigate-below}). */
@@ -90,42 +99,71 @@ public final class ModelAgent {
     }
 
     /**
-     * The live service's use of the model: an investigation where {@link ModelScope} says the rules
-     * are weak, else the human summary of the rules' own assessment. Either way the rules' assessment
-     * is what stands when the model fails, and policy judges whatever it proposes.
+     * The live service's decision step: an investigation where {@link ModelScope} says the rules are
+     * weak, else the rules' assessment as it is. The summary is not asked for here: it is written
+     * after the decision is stored and carried out ({@link #summarise}), so a slow model never holds
+     * a decision. Either way the rules' assessment is what stands when the model fails, and policy
+     * judges whatever it proposes.
      */
     public Assessment respond(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates) {
         Optional<String> investigate = ModelScope.investigateBecause(rules, investigateBelow);
-        if (investigate.isPresent()) {
-            LOG.debugf("model %s investigates %s: %s", settings.model(), rules.subject().key(), investigate.get());
-            return review(rules, policy, templates);
+        if (investigate.isEmpty()) return rules;
+        LOG.debugf("model %s investigates %s: %s", settings.model(), rules.subject().key(), investigate.get());
+        return investigate(rules, policy, templates, investigate.get());
+    }
+
+    /** A summary asked for after the decision: the assessment with it (and the model's run grown by it), and the summary's own run. */
+    public record Summarised(Assessment assessment, ModelRun run) {
+        public boolean accepted() {
+            return run.summaryAccepted();
         }
-        return summarise(rules);
     }
 
     /**
-     * Only the summary, over the rules' diagnosis and verdicts: nothing the model writes here can
-     * change a decision. A failed or rejected summary leaves the template's, and says so.
+     * The human summary of a decided assessment (the rules', or an investigation's): nothing the model
+     * writes here can change a decision. A failed or rejected summary leaves the template's, and says
+     * so in the run. Empty when the model already failed on this incident's investigation: the rules
+     * took over and the template stands.
      */
-    Assessment summarise(Assessment rules) {
+    public Optional<Summarised> summarise(Assessment decided) {
+        ModelRun prior = decided.model();
+        if (prior != null && prior.fallback() != null) return Optional.empty();
         RunGuard guard = new RunGuard(settings);
+        // One budget per incident: the summary may spend only what the investigation left.
+        if (prior != null) guard.spent((int) prior.tokensIn(), (int) prior.tokensOut());
         List<String> guardrails = new ArrayList<>();
         List<Redaction> redactions = new ArrayList<>();
-        CallLedger.Run run = new CallLedger.Run(guard, "summarise");
+        CallLedger.Run run = new CallLedger.Run(guard, "summarise").because(prior == null
+                ? "the summary of the rules' decision (" + decided.diagnosis().family().wireName() + ", confidence "
+                        + decided.diagnosis().confidence() + ")"
+                : "the summary of the model's investigation (" + prior.family() + ")");
         try (run) {
-            Optional<String> summary = modelSummary(run, rules, rules.diagnosis().family(), rules.diagnosis().cause(), List.of(),
-                    redactions, guardrails);
-            // The guardrail that fired is the reason the rules' template stands: recorded as the fallback.
+            Family family = prior == null || prior.family() == null ? decided.diagnosis().family() : Family.parse(prior.family());
+            String cause = prior == null || prior.cause() == null ? decided.diagnosis().cause() : prior.cause();
+            List<String> cited = prior == null ? List.of() : prior.citedEvidence();
+            Optional<String> summary = modelSummary(run, decided, family, cause, cited, redactions, guardrails);
+            // The guardrail that fired is the reason the template stands: recorded as the fallback.
             String fallback = summary.isPresent() ? null : guardrails.remove(guardrails.size() - 1);
             if (fallback != null) {
                 guardrails.add("fallback: " + fallback);
-                LOG.warnf("model %s did not summarise %s, the rules' summary stands: %s", settings.model(), rules.subject().key(), fallback);
+                LOG.warnf("model %s did not summarise %s, the rules' summary stands: %s", settings.model(), decided.subject().key(), fallback);
             }
-            ModelRun mr = ModelRun.of(settings.model(), null, null, List.of(), null, summary.isPresent(), run.calls, redactions,
+            ModelRun own = ModelRun.of(settings.model(), null, null, List.of(), null, summary.isPresent(), run.calls, redactions,
                     guardrails, fallback);
-            return new Assessment(rules.mode(), rules.subject(), rules.alerts(), rules.evidence(), rules.diagnosis(),
-                    rules.judgements(), rules.escalationReasons(), summary.orElse(rules.summary()), mr);
+            ModelRun merged = prior == null ? own : ModelRun.of(prior.model(), prior.family(), prior.cause(), prior.citedEvidence(),
+                    prior.agreesWithRules(), summary.isPresent(), concat(prior.calls(), own.calls()),
+                    concat(prior.redactions(), own.redactions()), concat(prior.guardrails(), own.guardrails()), null)
+                    .withTools(prior.tools());
+            return Optional.of(new Summarised(new Assessment(decided.mode(), decided.subject(), decided.alerts(), decided.evidence(),
+                    decided.diagnosis(), decided.judgements(), decided.escalationReasons(), summary.orElse(decided.summary()), merged),
+                    own));
         }
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     /**
@@ -152,18 +190,32 @@ public final class ModelAgent {
         return Optional.empty();
     }
 
-    /** Reviews the rules' assessment with the model; returns the assessment to act on. */
+    /**
+     * Replay's use of the model (eval --llm measures it on every incident): the investigation, then the
+     * summary of what it decided, in one go.
+     */
     public Assessment review(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates) {
+        Assessment decided = investigate(rules, policy, templates, "replay: every incident is investigated");
+        return summarise(decided).map(Summarised::assessment).orElse(decided);
+    }
+
+    /**
+     * The model's investigation of the rules' assessment; returns the assessment to act on, summarised
+     * by the template ({@link #summarise} asks the model for the summary afterwards). {@code reason}:
+     * why the model is asked, on each call's audit record.
+     */
+    Assessment investigate(Assessment rules, Function<Proposal, Verdict> policy, SummaryWriter templates, String reason) {
         EvidenceBundle bundle = rules.evidence();
         RunGuard guard = new RunGuard(settings);
         ToolGate gate = new ToolGate(guard, redactor);
         List<String> guardrails = new ArrayList<>();
         List<Redaction> redactions = new ArrayList<>();
-        CallLedger.Run run = new CallLedger.Run(guard, "investigate");
+        CallLedger.Run run = new CallLedger.Run(guard, "investigate").because(reason);
         try (run) {
             List<Proposal> candidates = rules.judgements().stream().map(Judgement::proposal).toList();
             ProposeMitigationTool propose = new ProposeMitigationTool(new ScopeGuard(bundle, candidates), policy);
-            List<AgentTool> tools = new ArrayList<>(EvidenceTools.of(bundle, toolsets, prometheus));
+            List<AgentTool> tools = new ArrayList<>(EvidenceTools.of(bundle, toolsets, prometheus,
+                    runbooks == null ? Optional.empty() : runbooks.forDiagnosis(rules.diagnosis())));
             if (history != null) tools.addAll(history.forInvestigation());
             tools.add(propose.tool());
 
@@ -222,19 +274,16 @@ public final class ModelAgent {
             }
             Assessment draft = new Assessment(settings.model(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(),
                     judgements, escalation, null, null);
-            Optional<String> written = modelSummary(run, draft, family, inv.cause(), cited, redactions, guardrails);
-            String summary = written.orElseGet(() -> templates.write(draft));
-            boolean accepted = written.isPresent();
-            ModelRun mr = ModelRun.of(settings.model(), family.wireName(), inv.cause(), cited, disagreement.isEmpty(), accepted,
-                    run.calls, redactions, guardrails, null);
+            ModelRun mr = ModelRun.of(settings.model(), family.wireName(), inv.cause(), cited, disagreement.isEmpty(), false,
+                    run.calls, redactions, guardrails, null).withTools(gate.tools);
             return new Assessment(settings.model(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(), judgements,
-                    escalation, summary, mr);
+                    escalation, templates.write(draft), mr);
         } catch (RunStopped e) {
             redactions.addAll(gate.redactions);
             guardrails.add("fallback: " + e.getMessage());
             LOG.warnf("model %s failed on %s, the rules planner takes over: %s", settings.model(), rules.subject().key(), e.getMessage());
             ModelRun mr = ModelRun.of(settings.model(), null, null, List.of(), null, false, run.calls, redactions, guardrails,
-                    e.getMessage());
+                    e.getMessage()).withTools(gate.tools);
             return new Assessment(rules.mode(), rules.subject(), rules.alerts(), bundle, rules.diagnosis(), rules.judgements(),
                     rules.escalationReasons(), rules.summary(), mr);
         }

@@ -13,8 +13,9 @@ import java.util.Map;
 
 /**
  * Writes what the model did into the audit chain: one model.call record per round trip (model,
- * purpose, tokens in and out, latency, outcome) and one guardrail record per redaction, per guardrail
- * that fired and for a fallback to the rules.
+ * purpose, why, tokens in and out, latency, outcome), one model.tool record per tool it called
+ * (arguments, outcome, what it read back) and one guardrail record per redaction, per guardrail that
+ * fired and for a fallback to the rules.
  */
 public final class ModelAudit {
 
@@ -22,6 +23,9 @@ public final class ModelAudit {
 
     public static void append(Tx tx, AuditLog audit, String incidentId, ModelRun run) {
         append(tx, audit, incidentId, run.calls(), run.redactions(), run.guardrails());
+        for (io.acceltriage.agent.ToolCall t : run.tools()) {
+            audit.append(tx, incidentId, AuditKind.MODEL_TOOL, Actors.AGENT, t);
+        }
         if (run.agreesWithRules() != null) {
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("guard", "cross-check");

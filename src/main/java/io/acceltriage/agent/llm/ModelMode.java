@@ -25,6 +25,9 @@ public class ModelMode {
     private final LlmSettings settings;
     private final String toolsDir;
     private final HistoryTools history;
+    private final io.acceltriage.diagnosis.Runbooks runbooks;
+    /** Backs the model's Prometheus tools; null when ACCELTRIAGE_PROMETHEUS_URL is unset. */
+    private final io.acceltriage.evidence.PrometheusSource prometheus;
     private final Instance<ModelCallListener> listeners;
     private final double investigateBelow;
     private final Duration probeEvery;
@@ -43,7 +46,8 @@ public class ModelMode {
             @ConfigProperty(name = "acceltriage.llm.investigate-below", defaultValue = "0.7") double investigateBelow,
             @ConfigProperty(name = "acceltriage.llm.probe-every", defaultValue = "60s") Duration probeEvery,
             @ConfigProperty(name = "acceltriage.tools.dir", defaultValue = "tools") String toolsDir,
-            HistoryTools history, Instance<ModelCallListener> listeners) {
+            HistoryTools history, Instance<ModelCallListener> listeners, io.acceltriage.evidence.PrometheusConfig prometheus,
+            io.acceltriage.diagnosis.Runbooks runbooks) {
         if (maxSteps < 1 || maxTokens < 1 || maxSeconds < 1) {
             throw new IllegalArgumentException("acceltriage.llm.budget.steps, .tokens and .seconds must be at least 1, got "
                     + maxSteps + ", " + maxTokens + ", " + maxSeconds);
@@ -69,6 +73,10 @@ public class ModelMode {
                 maxRetries, jsonSchema, maxSteps, maxTokens, Duration.ofSeconds(maxSeconds));
         this.toolsDir = toolsDir;
         this.history = history;
+        this.runbooks = runbooks;
+        // The declarative tools of tools/ query Prometheus wherever it is configured, whichever source triage reads metrics from.
+        this.prometheus = prometheus.url().filter(u -> !u.isBlank()).map(u -> io.acceltriage.evidence.PrometheusSource.from(prometheus))
+                .orElse(null);
         this.listeners = listeners;
     }
 
@@ -131,6 +139,6 @@ public class ModelMode {
     public ModelAgent agentFor(LlmSettings s) {
         return ModelAgent.build(s, Toolsets.load(toolsDir), history, call -> {
             for (ModelCallListener l : listeners) l.onModelCall(call);
-        });
+        }, prometheus, runbooks);
     }
 }

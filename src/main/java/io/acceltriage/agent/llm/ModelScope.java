@@ -2,18 +2,21 @@ package io.acceltriage.agent.llm;
 
 import io.acceltriage.agent.Assessment;
 import io.acceltriage.diagnosis.Diagnosis;
+import io.acceltriage.diagnosis.Disagreement;
 import io.acceltriage.diagnosis.Family;
 import io.acceltriage.evidence.EvidenceBundle;
 import io.acceltriage.evidence.Facts;
 import io.acceltriage.evidence.Workload;
+import io.acceltriage.incident.Correlator;
 import java.util.Optional;
 
 /**
  * Where the model adds what the rules cannot, decided per live incident. The rules are sure of most
  * incidents (an XID 79 is an XID 79): asking the model to investigate those again costs tokens and
  * seconds and can only agree or be overruled. It investigates where the rules are weak — a low
- * confidence, or "no fault found" while a workload is visibly broken — and writes the human summary
- * for every incident, which a template does poorly.
+ * confidence, "no fault found" while a workload is visibly broken, sources that contradict each
+ * other (which the rules weigh but cannot reconcile), a fleet-wide pattern (what the affected nodes
+ * share) — and writes the human summary for every incident, which a template does poorly.
  */
 final class ModelScope {
 
@@ -34,6 +37,13 @@ final class ModelScope {
     /** Why the model should investigate this incident; empty when the summary is all it adds. */
     static Optional<String> investigateBecause(Assessment rules, double unsureBelow) {
         Diagnosis d = rules.diagnosis();
+        if (Correlator.isFleet(rules.subject())) {
+            return Optional.of("a fleet incident: what do the affected nodes share? (" + rules.alerts().get(0) + ")");
+        }
+        if (!d.disagreements().isEmpty()) {
+            Disagreement first = d.disagreements().get(0);
+            return Optional.of("sources disagree (" + first.between().name().toLowerCase().replace('_', ' ') + "): " + first.detail());
+        }
         if (d.family() == Family.NONE) {
             return brokenWorkload(rules.evidence()).map(w -> "the rules found no fault but " + w);
         }

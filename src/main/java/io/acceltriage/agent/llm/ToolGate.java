@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.service.tool.ToolExecutor;
 import io.acceltriage.agent.Redaction;
+import io.acceltriage.agent.ToolCall;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +14,9 @@ import java.util.Map;
 /**
  * Every tool call of a run passes here: the run guard (loops, steps, budget) first, then the tool,
  * then redaction of its output, then the untrusted-data envelope. What the model reads back is
- * always labelled data with no secrets in it.
+ * always labelled data with no secrets in it. Each call is kept as a {@link ToolCall} for the audit:
+ * {@code refused} when its arguments were outside the tool's schema (nothing ran), {@code error} when
+ * the tool's source failed.
  */
 final class ToolGate {
 
@@ -24,6 +27,9 @@ final class ToolGate {
     private final OutboundText redactor;
     final List<Redaction> redactions = new ArrayList<>();
     final List<String> calls = new ArrayList<>();
+    final List<ToolCall> tools = new ArrayList<>();
+    /** What the audit keeps of a tool's answer and arguments. */
+    static final int MAX_AUDITED = 1_000;
 
     ToolGate(RunGuard guard, OutboundText redactor) {
         this.guard = guard;
@@ -42,12 +48,18 @@ final class ToolGate {
         guard.beforeTool(name, arguments);
         calls.add(name + " " + arguments);
         String result;
+        String outcome = "ok";
         try {
             JsonNode args = JSON.readTree(arguments == null || arguments.isBlank() ? "{}" : arguments);
+            if (!args.isObject()) throw new IllegalArgumentException("the arguments must be a JSON object");
             result = t.call(args);
         } catch (RunStopped e) {
             throw e;
+        } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
+            outcome = "refused";
+            result = "refused, nothing was run: " + e.getMessage();
         } catch (Exception e) {
+            outcome = "error";
             result = "tool error: " + e.getMessage();
         }
         if (result.length() > MAX_OUTPUT) {
@@ -55,6 +67,13 @@ final class ToolGate {
         }
         OutboundText.Redacted r = redactor.redact(result, "tool " + name);
         redactions.addAll(r.redactions());
+        OutboundText.Redacted a = redactor.redact(arguments == null ? "{}" : arguments, "tool " + name + " arguments");
+        redactions.addAll(a.redactions());
+        tools.add(new ToolCall(name, cut(a.text()), outcome, cut(r.text())));
         return UntrustedData.wrap("tool:" + name, r.text());
+    }
+
+    private static String cut(String s) {
+        return s.length() > MAX_AUDITED ? s.substring(0, MAX_AUDITED) + "…" : s;
     }
 }

@@ -157,6 +157,23 @@ class GuardrailsTest {
         assertTrue(ModelScope.investigateBecause(assessment(broken, nothing)).orElseThrow().contains("CrashLoopBackOff [E3]"));
     }
 
+    @Test
+    void theModelInvestigatesSourcesThatDisagreeAndFleetPatternsHoweverSureTheRulesAre() {
+        EvidenceBundle healthy = bundle();
+        Diagnosis contradicted = new Diagnosis(Family.DEVICE, "allocatable dropped", 0.84, List.of("E1"), List.of(), false, List.of(),
+                List.of(new io.acceltriage.diagnosis.Disagreement(io.acceltriage.diagnosis.Disagreement.Between.KUBERNETES_AND_EXPORTER,
+                        "Kubernetes reports a device fault on gpu-1 while the exporter's 4 readings of gpu-1 show none", List.of("E1"))));
+        assertTrue(ModelScope.investigateBecause(assessment(healthy, contradicted)).orElseThrow()
+                .startsWith("sources disagree (kubernetes and exporter): Kubernetes reports a device fault on gpu-1"));
+
+        EvidenceBundle storm = new EvidenceBundle(new io.acceltriage.incident.Subject(io.acceltriage.incident.Subject.Kind.ALERT, null,
+                "fleet:GpuXidDeviceFault"), Instant.now(), null, null, false, healthy.items(), List.of(), List.of(), List.of(), List.of());
+        Diagnosis sureFleet = new Diagnosis(Family.INFRASTRUCTURE, "the same fault on many nodes", 0.9, List.of("E1"), List.of(), false,
+                List.of());
+        assertTrue(ModelScope.investigateBecause(new io.acceltriage.agent.Assessment("rules", storm.subject(), List.of("GpuXidDeviceFault ×22"),
+                storm, sureFleet, List.of(), List.of(), "template", null)).orElseThrow().startsWith("a fleet incident: what do the affected"));
+    }
+
     private static io.acceltriage.agent.Assessment assessment(EvidenceBundle b, Diagnosis d) {
         return new io.acceltriage.agent.Assessment("rules", b.subject(), List.of("GpuXidError"), b, d, List.of(), List.of(), "template", null);
     }

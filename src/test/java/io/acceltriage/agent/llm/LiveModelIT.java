@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -76,7 +77,7 @@ class LiveModelIT {
             assertTrue(mode.path("endpointProbe").path("reachable").asBoolean(), mode.toString());
 
             // A clear XID 79 (device, high confidence): the rules decide, the model writes the summary.
-            JsonNode xid79 = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}", "gpu-h100-03");
+            JsonNode xid79 = summarised(service, faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}", "gpu-h100-03"));
             assertEquals(List.of("summarise"), purposesSentFor(server, "gpu-h100-03"), "one summary, no investigation of a clear case");
             List<JsonNode> calls = audit(service, xid79, "model.call");
             assertEquals(List.of("summarise"), calls.stream().map(c -> c.path("payload").path("purpose").asText()).toList());
@@ -95,7 +96,7 @@ class LiveModelIT {
                     && c.path("payload").path("outcome").asText().equals("ok")), "the chat call is audited on the incident");
 
             // An XID 31 the rules call application with low confidence: the model investigates, then summarises.
-            JsonNode xid31 = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-08\",\"gpu\":1,\"xid\":31}", "gpu-h100-08");
+            JsonNode xid31 = summarised(service, faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-08\",\"gpu\":1,\"xid\":31}", "gpu-h100-08"));
             assertTrue(xid31.path("confidence").asDouble() < ModelScope.UNSURE_BELOW, xid31.toString());
             assertEquals(List.of("investigate", "summarise"), purposesSentFor(server, "gpu-h100-08"));
             assertEquals(2, audit(service, xid31, "model.call").size());
@@ -107,7 +108,7 @@ class LiveModelIT {
 
             // The model answers 500: the rules' assessment and template stand, and the audit says why.
             model.set(req -> new ScriptedModelServer.Reply(500, "{\"error\":{\"message\":\"upstream exploded\"}}", 0));
-            JsonNode failed = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-06\",\"gpu\":5,\"xid\":79}", "gpu-h100-06");
+            JsonNode failed = summarised(service, faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-06\",\"gpu\":5,\"xid\":79}", "gpu-h100-06"));
             assertTookOver(service, failed, "server-error");
             assertTrue(failed.path("summary").asText().startsWith("DEVICE fault on node:gpu-h100-06"), failed.path("summary").asText());
 
@@ -126,6 +127,223 @@ class LiveModelIT {
             assertTookOver(service, hung, "timeout");
             assertTrue(took.compareTo(TIMEOUT.multipliedBy(2).plusSeconds(8)) < 0, "concluded in " + took.toMillis() + " ms");
             assertEquals(hung.path("family").asText(), "application", "the rules' family stands");
+        }
+    }
+
+    /**
+     * The summary is off the decision path: with the model taking seconds to summarise, the incident's
+     * verdicts are stored and its allowed actions carried out before the summary is asked for (audit
+     * order and stored times, not wall-clock bounds), then the stored summary and the Slack message
+     * become the model's. A failing summary leaves the rules' summary, and the audit says so.
+     */
+    @Test
+    void aSlowSummaryIsWrittenAfterTheDecisionIsStoredAndCarriedOutAndAFailingOneLeavesTheRulesSummary() throws Exception {
+        long summaryDelay = 4_000;
+        AtomicReference<Function<JsonNode, ScriptedModelServer.Reply>> model = new AtomicReference<>(req -> {
+            ScriptedModelServer.Reply r = agreeable(req);
+            return req.has("tools") ? r : new ScriptedModelServer.Reply(r.status(), r.body(), summaryDelay);
+        });
+        String slack = FakeChat.start().url();
+        try (ScriptedModelServer server = new ScriptedModelServer().otherwise(req -> model.get().apply(req));
+                ServiceProcess service = ServiceProcess.start(data, Map.of(
+                        "ACCELTRIAGE_ACCESS_TOKENS", "live-test:admin:" + ADMIN,
+                        "ACCELTRIAGE_LLM_BASE_URL", server.baseUrl(),
+                        "ACCELTRIAGE_LLM_MODEL", ScriptedModelServer.MODEL,
+                        "ACCELTRIAGE_LLM_TIMEOUT", "20s",
+                        "ACCELTRIAGE_SLACK_BOT_TOKEN", "xoxb-test-token",
+                        "ACCELTRIAGE_SLACK_CHANNEL", "C0LATESUMMARY",
+                        "ACCELTRIAGE_SLACK_API_URL", slack + "/slack/api"))) {
+            service.awaitReady(Duration.ofSeconds(120));
+
+            // XID 79 on a node of the training gang: the rules cordon it and restart the gang (allowed), repair waits for a person.
+            JsonNode decided = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}", "gpu-h100-03");
+            JsonNode incident = summarised(service, decided);
+            String id = incident.path("id").asText();
+            List<JsonNode> timeline = StreamSupport.stream(incident.path("timeline").spliterator(), false).toList();
+            JsonNode summaryCall = timeline.stream().filter(r -> r.path("kind").asText().equals("model.call")).findFirst().orElseThrow();
+            assertEquals("summarise", summaryCall.path("payload").path("purpose").asText());
+            assertTrue(summaryCall.path("payload").path("latencyMs").asLong() >= summaryDelay, summaryCall.toString());
+            assertTrue(summaryCall.path("payload").path("reason").asText().startsWith("the summary of the rules' decision (device"),
+                    summaryCall.toString());
+            long summarySeq = summaryCall.path("seq").asLong();
+            List<JsonNode> decisions = timeline.stream().filter(r -> List.of("verdict", "action.started", "action.finished")
+                    .contains(r.path("kind").asText())).toList();
+            assertTrue(decisions.stream().anyMatch(r -> r.path("kind").asText().equals("action.finished")), "an allowed action ran: " + timeline);
+            for (JsonNode r : decisions) {
+                assertTrue(r.path("seq").asLong() < summarySeq, "decided and carried out before the summary was audited: " + r);
+            }
+            Instant summaryAt = Instant.parse(summaryCall.path("at").asText());
+            List<JsonNode> ran = StreamSupport.stream(incident.path("actions").spliterator(), false)
+                    .filter(a -> List.of("succeeded", "unverified", "failed").contains(a.path("status").asText().toLowerCase())).toList();
+            assertFalse(ran.isEmpty(), incident.path("actions").toString());
+            for (JsonNode a : ran) {
+                assertTrue(Instant.parse(a.path("updatedAt").asText()).isBefore(summaryAt), "the action ended before the summary came: " + a);
+            }
+            assertTrue(incident.path("summary").asText().startsWith("Scripted summary"), incident.path("summary").asText());
+            // The channel's message: posted with the rules' summary at the decision, then edited to the model's.
+            service.await("the Slack message edited with the model's summary", Duration.ofSeconds(30), () -> FakeChat.recorded(slack,
+                    "/slack/api/chat.update").stream().anyMatch(m -> m.body().contains(id) && m.body().contains("Scripted summary")));
+            FakeChat.Received first = FakeChat.recorded(slack, "/slack/api/chat.postMessage").stream()
+                    .filter(m -> m.body().contains(id)).findFirst().orElseThrow();
+            assertFalse(first.body().contains("Scripted summary"), "the decision was told before the model summarised it");
+
+            // The model fails the summary: the rules' summary stands, and the audit says why.
+            model.set(req -> new ScriptedModelServer.Reply(500, "{\"error\":{\"message\":\"upstream exploded\"}}", 0));
+            JsonNode failed = summarised(service, faultAndConclusion(service,
+                    "{\"kind\":\"xid\",\"node\":\"gpu-h100-06\",\"gpu\":5,\"xid\":79}", "gpu-h100-06"));
+            assertTrue(failed.path("summary").asText().startsWith("DEVICE fault on node:gpu-h100-06"), failed.path("summary").asText());
+            assertTookOver(service, failed, "server-error");
+            assertTrue(audit(service, failed, "guardrail").stream().anyMatch(g -> g.path("payload").path("detail").asText()
+                    .startsWith("summary failed, template used")), "the audit says the template's summary stands");
+            assertFalse(failed.path("assessment").path("model").path("summaryAccepted").asBoolean(true), failed.path("assessment").toString());
+        }
+    }
+
+    /**
+     * Sources that disagree are investigated however sure the rules are: in the sandbox, the device
+     * plugin marks a GPU Unhealthy (allocatable drops, the pod's allocatedResourcesStatus says so) while
+     * the exporter reads the node clean; the alert Prometheus would fire on allocatable arrives through
+     * the webhook, and the incident carries an investigation model.call that says why it was made.
+     */
+    @Test
+    void aDeviceKubernetesCallsUnhealthyWhileTheExporterReadsItCleanIsInvestigatedByTheModel() throws Exception {
+        try (ScriptedModelServer server = new ScriptedModelServer().otherwise(LiveModelIT::agreeable);
+                ServiceProcess service = ServiceProcess.start(data, Map.of(
+                        "ACCELTRIAGE_ACCESS_TOKENS", "live-test:admin:" + ADMIN,
+                        "ACCELTRIAGE_ALERTMANAGER_TOKEN", "live-model-alertmanager-token",
+                        "ACCELTRIAGE_LLM_BASE_URL", server.baseUrl(),
+                        "ACCELTRIAGE_LLM_MODEL", ScriptedModelServer.MODEL,
+                        "ACCELTRIAGE_LLM_TIMEOUT", "20s"))) {
+            service.awaitReady(Duration.ofSeconds(120));
+            Path kubeconfig = data.resolve("sandbox-kubeconfig.yaml");
+            service.await("the sandbox's kubeconfig", Duration.ofSeconds(30), () -> java.nio.file.Files.isRegularFile(kubeconfig));
+            String node;
+            try (io.fabric8.kubernetes.client.KubernetesClient kube = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                    .withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(java.nio.file.Files.readString(kubeconfig))).build()) {
+                // The device plugin's view only: one GPU withdrawn, its holder's status Unhealthy; the exporter is not touched.
+                io.fabric8.kubernetes.api.model.Pod holder = kube.pods().inAnyNamespace().list().getItems().stream()
+                        .filter(p -> p.getSpec().getNodeName() != null && p.getSpec().getNodeName().startsWith("gpu-h100-"))
+                        .filter(p -> p.getStatus().getContainerStatuses().stream().anyMatch(c -> c.getAllocatedResourcesStatus() != null
+                                && !c.getAllocatedResourcesStatus().isEmpty()))
+                        .findFirst().orElseThrow(() -> new AssertionError("no pod holding a GPU on a gpu-h100 node"));
+                node = holder.getSpec().getNodeName();
+                kube.pods().inNamespace(holder.getMetadata().getNamespace()).withName(holder.getMetadata().getName()).edit(p -> {
+                    var c = p.getStatus().getContainerStatuses().stream().filter(x -> x.getAllocatedResourcesStatus() != null
+                            && !x.getAllocatedResourcesStatus().isEmpty()).findFirst().orElseThrow();
+                    c.getAllocatedResourcesStatus().get(0).getResources().get(0).setHealth("Unhealthy");
+                    return p;
+                });
+                kube.nodes().withName(node).edit(n -> {
+                    var allocatable = n.getStatus().getAllocatable();
+                    int gpus = Integer.parseInt(allocatable.get("nvidia.com/gpu").getAmount());
+                    allocatable.put("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity(String.valueOf(gpus - 1)));
+                    return n;
+                });
+            }
+            String now = Instant.now().toString();
+            HttpResponse<String> ack = service.postJson("/api/v1/alerts", "live-model-alertmanager-token", """
+                    {"version":"4","groupKey":"{}:{alertname=\\"GpuAllocatableBelowCapacity\\"}","status":"firing","receiver":"acceltriage","alerts":[
+                     {"status":"firing","labels":{"alertname":"GpuAllocatableBelowCapacity","node":"%s","resource":"nvidia.com/gpu","severity":"warning"},
+                      "annotations":{"summary":"GPUs withdrawn by the device plugin"},"startsAt":"%s","endsAt":"0001-01-01T00:00:00Z","fingerprint":"d15a9ee000000001"}]}
+                    """.formatted(node, now));
+            assertEquals(200, ack.statusCode(), ack.body());
+            String body = service.awaitBody("/api/v1/incidents?node=" + node, ADMIN, Duration.ofSeconds(60),
+                    b -> b.contains("\"family\":\"") && !b.contains("\"state\":\"triaging\""));
+            JsonNode incident = summarised(service, json(body).path("items").get(0));
+
+            JsonNode disagreement = incident.path("assessment").path("diagnosis").path("disagreements").path(0);
+            assertEquals("KUBERNETES_AND_EXPORTER", disagreement.path("between").asText(), incident.path("assessment").toString());
+            List<JsonNode> calls = audit(service, incident, "model.call");
+            JsonNode investigation = calls.stream().filter(c -> c.path("payload").path("purpose").asText().equals("investigate"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no investigation: " + calls));
+            assertTrue(investigation.path("payload").path("reason").asText().startsWith("sources disagree (kubernetes and exporter): Kubernetes reports a device fault on " + node),
+                    investigation.toString());
+            assertTrue(server.requests().stream().filter(r -> r.has("tools")).anyMatch(r -> sent(r).contains("Sources disagree: Kubernetes reports")),
+                    "the investigation is told what disagrees");
+        }
+    }
+
+    /**
+     * With Prometheus configured, the live model's investigation is offered the declarative tools of
+     * tools/ (run against a real Prometheus scraping the sandbox's exporter) and the incident's
+     * runbook; each call is a model.tool record in the audit, and an argument outside a tool's schema
+     * is refused without a query being sent.
+     */
+    @Test
+    void theLiveModelReadsPrometheusThroughTheTypedToolsAndTheRunbookAndAnArgumentOutsideTheSchemaIsRefused() throws Exception {
+        ServerProcess.requireBinary("/usr/bin/prometheus", "prometheus");
+        String node = "gpu-h100-08";
+        String hostile = node + "\\\"} or vector(1) #";
+        Function<JsonNode, ScriptedModelServer.Reply> investigator = req -> {
+            if (!req.has("tools")) return agreeable(req);
+            boolean toolsAnswered = StreamSupport.stream(req.path("messages").spliterator(), false)
+                    .anyMatch(m -> m.path("role").asText().equals("tool"));
+            if (toolsAnswered) return agreeable(req);
+            return ScriptedModelServer.toolCalls(List.of(Map.entry("gpu_xid_errors", "{\"node\":\"" + node + "\"}"),
+                    Map.entry("incident_runbook", "{}"),
+                    Map.entry("gpu_xid_errors", "{\"node\":\"" + hostile + "\"}"),
+                    Map.entry("gpu_ecc_dbe_volatile", "{\"node\":\"" + node + "\",\"query\":\"up\"}")));
+        };
+        int prometheusPort = ServerProcess.freePort();
+        String prometheusUrl = "http://127.0.0.1:" + prometheusPort;
+        try (ScriptedModelServer server = new ScriptedModelServer().otherwise(investigator);
+                ServiceProcess service = ServiceProcess.start(data, Map.of(
+                        "ACCELTRIAGE_ACCESS_TOKENS", "live-test:admin:" + ADMIN,
+                        "ACCELTRIAGE_PROMETHEUS_URL", prometheusUrl,
+                        "ACCELTRIAGE_LLM_BASE_URL", server.baseUrl(),
+                        "ACCELTRIAGE_LLM_MODEL", ScriptedModelServer.MODEL,
+                        "ACCELTRIAGE_LLM_TIMEOUT", "20s"))) {
+            service.awaitReady(Duration.ofSeconds(120));
+            URI exporter = URI.create(service.url("/sandbox/exporter/" + node + "/metrics"));
+            Path dir = data.resolve("prometheus");
+            java.nio.file.Files.createDirectories(dir);
+            java.nio.file.Files.writeString(dir.resolve("prometheus.yml"), """
+                    global:
+                      scrape_interval: 1s
+                    scrape_configs:
+                      - job_name: dcgm-exporter
+                        honor_labels: true
+                        metrics_path: %s
+                        static_configs:
+                          - targets: ['%s:%d']
+                    """.formatted(exporter.getPath(), exporter.getHost(), exporter.getPort()));
+            try (ServerProcess prometheus = ServerProcess.start("prometheus", dir, List.of("/usr/bin/prometheus",
+                    "--config.file=" + dir.resolve("prometheus.yml"), "--storage.tsdb.path=" + dir.resolve("data"),
+                    "--web.listen-address=127.0.0.1:" + prometheusPort, "--log.level=warn"))) {
+                prometheus.await("Prometheus scraping the sandbox's exporter of " + node, Duration.ofSeconds(60), () -> {
+                    String r = ServerProcess.get(prometheusUrl + "/api/v1/query?query=DCGM_FI_DEV_XID_ERRORS");
+                    return r != null && r.contains("\"Hostname\":\"" + node + "\"");
+                });
+
+                // XID 31, which the rules call application with low confidence: the model investigates with the tools.
+                JsonNode incident = summarised(service, faultAndConclusion(service,
+                        "{\"kind\":\"xid\",\"node\":\"" + node + "\",\"gpu\":1,\"xid\":31}", node));
+                List<JsonNode> tools = audit(service, incident, "model.tool");
+                assertEquals(List.of("gpu_xid_errors", "incident_runbook", "gpu_xid_errors", "gpu_ecc_dbe_volatile"),
+                        tools.stream().map(t -> t.path("payload").path("tool").asText()).toList(), tools.toString());
+                JsonNode xid = tools.get(0).path("payload");
+                assertEquals("ok", xid.path("outcome").asText(), xid.toString());
+                assertTrue(xid.path("result").asText().contains("DCGM_FI_DEV_XID_ERRORS{") && xid.path("result").asText().contains("Hostname=" + node),
+                        "Prometheus' answer, as the model read it: " + xid);
+                JsonNode runbook = tools.get(1).path("payload");
+                assertEquals("ok", runbook.path("outcome").asText(), runbook.toString());
+                assertTrue(runbook.path("result").asText().contains("http"), "the runbook with its guides: " + runbook);
+                for (JsonNode refused : List.of(tools.get(2).path("payload"), tools.get(3).path("payload"))) {
+                    assertEquals("refused", refused.path("outcome").asText(), refused.toString());
+                    assertTrue(refused.path("result").asText().startsWith("refused, nothing was run"), refused.toString());
+                }
+                assertTrue(tools.get(2).path("payload").path("result").asText().contains("node of gpu_xid_errors must be a Kubernetes node name"),
+                        tools.get(2).toString());
+                assertTrue(tools.get(3).path("payload").path("result").asText().contains("'query' is not a parameter of gpu_ecc_dbe_volatile"),
+                        tools.get(3).toString());
+                JsonNode investigation = server.requests().stream().filter(r -> r.has("tools") && sent(r).contains(node)).findFirst().orElseThrow();
+                List<String> offered = StreamSupport.stream(investigation.path("tools").spliterator(), false)
+                        .map(t -> t.path("function").path("name").asText()).toList();
+                assertTrue(offered.containsAll(List.of("gpu_xid_errors", "incident_runbook", "get_evidence")), offered.toString());
+                // A figure for the README, not an assertion: the investigation's cost with the Prometheus tools offered.
+                System.out.printf("live model input tokens with Prometheus tools: XID 31 (investigation with %d tools offered, 2 tool rounds,"
+                        + " and summary) %d%n", offered.size(), tokensIn(service, incident));
+            }
         }
     }
 
@@ -157,7 +375,7 @@ class LiveModelIT {
                 assertTrue(up.path("endpointProbe").path("detail").asText().startsWith("answered"), up.toString());
 
                 // investigate-below 1: even a clear XID 79 is investigated, not only summarised.
-                JsonNode xid79 = faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}", "gpu-h100-03");
+                JsonNode xid79 = summarised(service, faultAndConclusion(service, "{\"kind\":\"xid\",\"node\":\"gpu-h100-03\",\"gpu\":2,\"xid\":79}", "gpu-h100-03"));
                 assertEquals(List.of("investigate", "summarise"), purposesSentFor(server, "gpu-h100-03"));
                 assertEquals(2, audit(service, xid79, "model.call").size());
             }
@@ -228,6 +446,19 @@ class LiveModelIT {
         String body = service.awaitBody("/api/v1/incidents?node=" + node, ADMIN, Duration.ofSeconds(60),
                 b -> b.contains("\"family\":\"") && !b.contains("\"state\":\"triaging\""));
         return json(body).path("items").get(0);
+    }
+
+    /**
+     * The incident once the summary asked for after its decision has been answered (or has failed):
+     * the summary is written off the decision path, so the incident concludes first.
+     */
+    private static JsonNode summarised(ServiceProcess service, JsonNode incident) throws IOException {
+        String id = incident.path("id").asText();
+        service.await("the model's summary of " + id, Duration.ofSeconds(60), () -> audit(service, incident, "model.call").stream()
+                .anyMatch(c -> c.path("payload").path("purpose").asText().equals("summarise")));
+        HttpResponse<String> r = service.get("/api/v1/incidents/" + id, ADMIN);
+        assertEquals(200, r.statusCode(), r.body());
+        return json(r.body());
     }
 
     private static void assertTookOver(ServiceProcess service, JsonNode incident, String outcome) {
