@@ -25,10 +25,23 @@ public record StoredAssessment(String mode, String summary, List<String> escalat
     }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Bundle(List<Item> items, List<Missing> gaps) {
+    public record Bundle(List<Item> items, List<Missing> gaps, List<Pod> pods) {
         public Bundle {
             items = items == null ? List.of() : items;
             gaps = gaps == null ? List.of() : gaps;
+            pods = pods == null ? List.of() : pods;
+        }
+
+        public Bundle(List<Item> items, List<Missing> gaps) {
+            this(items, gaps, List.of());
+        }
+    }
+
+    /** A pod on the subject's node as triage found it; {@code role} WORKLOAD or a node agent's. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Pod(String namespace, String name, String node, String role, int accelerators, String workloadRef) {
+        public boolean workload() {
+            return "WORKLOAD".equals(role);
         }
     }
 
