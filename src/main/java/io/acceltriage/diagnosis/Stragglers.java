@@ -14,8 +14,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Fail-slow: a replica or rank on the subject's node markedly slower than the same workload's pods on
- * other nodes, as {@code knowledge/stragglers.yaml} defines it. The finding names the node and the GPU
+ * Fail-slow: a replica or rank markedly slower than the same workload's pods on other nodes (the
+ * subject node's for a node incident, any member for a workload's), as {@code knowledge/stragglers.yaml} defines it. The finding names the node and the GPU
  * the slow pod holds (from the device exporter's pod label). It is a degradation (slow, not broken):
  * alone, resting on the tenant's own series, it escalates; a platform device finding on the same GPU
  * supports it and is cited with it.
@@ -55,16 +55,16 @@ record Stragglers(double weight, double corroboratedWeight, List<Rule> readings)
 
     /** The straggler findings of the bundle; {@code others} are the findings so far (platform device findings corroborate). */
     List<Finding> of(EvidenceBundle b, List<Finding> others) {
-        if (b.node() == null) return List.of();
         List<Finding> out = new ArrayList<>();
         for (Rule rule : readings) {
             for (Evidence e : b.items()) {
+                // Any member the bundle read: the subject node's for a node or pod incident, every node's for a workload's.
                 if (!(e.fact() instanceof Facts.MetricReading suspect) || !rule.metric().equals(suspect.metric())
-                        || !b.node().equals(suspect.node()) || suspect.pod() == null) continue;
+                        || suspect.node() == null || suspect.pod() == null) continue;
                 Optional<Workload> workload = b.workloads().stream().filter(w -> Objects.equals(w.namespace(), suspect.namespace())
                         && w.podsOnNode().contains(suspect.pod())).findFirst();
                 List<Evidence> peers = b.items().stream().filter(p -> p.fact() instanceof Facts.MetricReading m && m.metric().equals(rule.metric())
-                        && m.pod() != null && !m.pod().equals(suspect.pod()) && !b.node().equals(m.node())
+                        && m.pod() != null && !m.pod().equals(suspect.pod()) && m.node() != null && !suspect.node().equals(m.node())
                         && Objects.equals(m.namespace(), suspect.namespace())
                         && workload.map(w -> w.nodes().contains(m.node())).orElse(true)).toList();
                 if (peers.size() < rule.minPeers()) continue;
@@ -78,10 +78,10 @@ record Stragglers(double weight, double corroboratedWeight, List<Rule> readings)
                 List<String> ids = new ArrayList<>();
                 ids.add(e.id());
                 peers.forEach(p -> ids.add(p.id()));
-                List<Finding> support = corroborating(b, others, gpus);
+                List<Finding> support = corroborating(b, others, suspect.node(), gpus);
                 support.forEach(f -> f.evidenceIds().forEach(id -> { if (!ids.contains(id)) ids.add(id); }));
                 String times = String.format(Locale.ROOT, "%.1f×", rule.higherIsSlower() ? v / median : median / Math.max(v, 1e-9));
-                String where = (gpus.isEmpty() ? "a GPU of " : "GPU " + String.join(", ", gpus) + " of ") + b.node();
+                String where = (gpus.isEmpty() ? "a GPU of " : "GPU " + String.join(", ", gpus) + " of ") + suspect.node();
                 String cause = "fail-slow: " + suspect.namespace() + "/" + suspect.pod() + " on " + where + " is " + times + " slower than the median of its "
                         + peers.size() + " peers on other nodes (" + rule.metric() + " " + fmt(v) + " against " + fmt(median) + ")"
                         + (support.isEmpty()
@@ -98,7 +98,7 @@ record Stragglers(double weight, double corroboratedWeight, List<Rule> readings)
     private static Set<String> gpusOf(EvidenceBundle b, Facts.MetricReading suspect) {
         Set<String> out = new TreeSet<>();
         for (Evidence e : b.items()) {
-            if (e.platform() && e.fact() instanceof Facts.MetricReading m && m.device() != null && b.node().equals(m.node())
+            if (e.platform() && e.fact() instanceof Facts.MetricReading m && m.device() != null && suspect.node().equals(m.node())
                     && suspect.pod().equals(m.pod()) && Objects.equals(suspect.namespace(), m.namespace())) {
                 out.add(m.device());
             }
@@ -107,11 +107,11 @@ record Stragglers(double weight, double corroboratedWeight, List<Rule> readings)
     }
 
     /** Platform device findings resting on a reading of one of those GPUs. */
-    private static List<Finding> corroborating(EvidenceBundle b, List<Finding> others, Set<String> gpus) {
+    private static List<Finding> corroborating(EvidenceBundle b, List<Finding> others, String node, Set<String> gpus) {
         if (gpus.isEmpty()) return List.of();
         return others.stream().filter(f -> f.family() == Family.DEVICE && !GROUP.equals(f.group()))
                 .filter(f -> f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).anyMatch(e -> e.platform()
-                        && e.fact() instanceof Facts.MetricReading m && b.node().equals(m.node()) && gpus.contains(m.device())))
+                        && e.fact() instanceof Facts.MetricReading m && node.equals(m.node()) && gpus.contains(m.device())))
                 .sorted((x, y) -> Double.compare(y.weight(), x.weight())).toList();
     }
 
