@@ -46,7 +46,21 @@ public record StoredAssessment(String mode, String summary, List<String> escalat
     }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Item(String id, String source, String summary, JsonNode fact) {}
+    public record Item(String id, String source, String summary, JsonNode fact) {
+
+        /**
+         * The fact as its type ({@code evidence.Facts}), for readers that use its fields (charts, timings);
+         * empty for a kind this version does not know (a document written by a newer one).
+         */
+        public java.util.Optional<io.acceltriage.evidence.Fact> typedFact() {
+            if (fact == null || fact.isNull()) return java.util.Optional.empty();
+            try {
+                return java.util.Optional.of(Json.MAPPER.convertValue(fact, io.acceltriage.evidence.Fact.class));
+            } catch (IllegalArgumentException e) {
+                return java.util.Optional.empty();
+            }
+        }
+    }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Missing(String source, String reason, boolean failed) {}

@@ -1,11 +1,11 @@
 package io.acceltriage.reliability;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
 import io.acceltriage.agent.StoredAssessment;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditRecord;
+import io.acceltriage.evidence.Facts;
 import io.acceltriage.incident.Incident;
 import io.acceltriage.incident.StoredAlert;
 import io.acceltriage.policy.ActionKind;
@@ -80,10 +80,8 @@ final class Timings {
     private static Capacity capacity(StoredAssessment a, String node) {
         if (a == null) return null;
         for (StoredAssessment.Item item : a.evidence().items()) {
-            JsonNode f = item.fact();
-            if (f != null && "capacity".equals(f.path("type").asText()) && node.equals(f.path("node").asText())) {
-                return new Capacity(f.path("pool").isMissingNode() || f.path("pool").isNull() ? null : f.path("pool").asText(),
-                        f.path("capacity").asInt());
+            if (item.typedFact().orElse(null) instanceof Facts.AcceleratorCapacity c && node.equals(c.node())) {
+                return new Capacity(c.pool(), c.capacity());
             }
         }
         return null;
