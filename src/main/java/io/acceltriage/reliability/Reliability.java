@@ -97,10 +97,24 @@ public class Reliability {
 
     /** Every incident opened since {@code since} (newest first, at most {@link #MAX_INCIDENTS}), timed and measured. */
     List<Measured> measure(Instant since, List<Policy.Objective> objectives, Instant now) {
+        return measure(since, objectives, now, Map.of());
+    }
+
+    /**
+     * The same, reusing the timings in {@code settled} of resolved incidents instead of reading their
+     * records again (a resolved incident's timing no longer changes); those come back without a trail.
+     */
+    List<Measured> measure(Instant since, List<Policy.Objective> objectives, Instant now, Map<String, IncidentTiming> settled) {
         List<Incident> opened = incidents.list(new IncidentFilter(null, null, null, null, since, null, MAX_INCIDENTS));
         List<Measured> measured = new ArrayList<>();
         List<IncidentTiming> timings = new ArrayList<>();
         for (Incident i : opened) {
+            IncidentTiming known = i.resolvedAt() == null ? null : settled.get(i.id());
+            if (known != null) {
+                timings.add(known);
+                measured.add(new Measured(i, known, null, null));
+                continue;
+            }
             List<AuditRecord> trail = audit.find(AuditQuery.forIncident(i.id()));
             IncidentTiming t = withImpact(Timings.of(i, alerts.ofIncident(i.id()), trail, actions.ofIncident(i.id()), now), now);
             timings.add(t);
