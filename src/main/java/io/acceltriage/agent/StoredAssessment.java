@@ -26,15 +26,42 @@ public record StoredAssessment(String mode, String summary, List<String> escalat
     }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Bundle(List<Item> items, List<Missing> gaps) {
+    public record Bundle(List<Item> items, List<Missing> gaps, List<Pod> pods) {
         public Bundle {
             items = items == null ? List.of() : items;
             gaps = gaps == null ? List.of() : gaps;
+            pods = pods == null ? List.of() : pods;
+        }
+
+        public Bundle(List<Item> items, List<Missing> gaps) {
+            this(items, gaps, List.of());
+        }
+    }
+
+    /** A pod on the subject's node as triage found it; {@code role} WORKLOAD or a node agent's. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Pod(String namespace, String name, String node, String role, int accelerators, String workloadRef) {
+        public boolean workload() {
+            return "WORKLOAD".equals(role);
         }
     }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Item(String id, String source, String summary, JsonNode fact) {}
+    public record Item(String id, String source, String summary, JsonNode fact) {
+
+        /**
+         * The fact as its type ({@code evidence.Facts}), for readers that use its fields (charts, timings);
+         * empty for a kind this version does not know (a document written by a newer one).
+         */
+        public java.util.Optional<io.acceltriage.evidence.Fact> typedFact() {
+            if (fact == null || fact.isNull()) return java.util.Optional.empty();
+            try {
+                return java.util.Optional.of(Json.MAPPER.convertValue(fact, io.acceltriage.evidence.Fact.class));
+            } catch (IllegalArgumentException e) {
+                return java.util.Optional.empty();
+            }
+        }
+    }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Missing(String source, String reason, boolean failed) {}

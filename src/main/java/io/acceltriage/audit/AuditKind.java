@@ -38,6 +38,8 @@ public enum AuditKind {
     OBJECTIVE_BREACHED("objective.breached"),
     /** A fault drill ran: its stage table against the recovery objectives, and whether it passed. */
     DRILL_FINISHED("drill.finished"),
+    /** What an incident's fault did to the service (latency, failed requests, training time), measured once its window passed. */
+    IMPACT_MEASURED("impact.measured"),
     /** From this record on, the chain is hashed under the key its fingerprint names (a new or rotated key). */
     AUDIT_KEYED("audit.keyed");
 

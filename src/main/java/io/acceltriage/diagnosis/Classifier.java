@@ -39,6 +39,7 @@ public final class Classifier {
     private final SignatureCatalogue signatures;
     private final ClusterSignals cluster;
     private final GpuRepeats repeats = GpuRepeats.load();
+    private final Stragglers stragglers = Stragglers.load();
     private final XidSightings sightings;
 
     /** Below every policy's minConfidence: a diagnosis without the cluster's state escalates. */
@@ -59,6 +60,7 @@ public final class Classifier {
             findingFor(e, readings).ifPresent(findings::add);
         }
         findings.addAll(kernelRepeats(bundle));
+        findings.addAll(stragglers.of(bundle, findings));
         findings.addAll(repeatsAcrossIncidents(bundle));
         findings = withRepeatsOnTheDevice(findings);
         findings = withProvenance(findings, bundle);
@@ -399,7 +401,9 @@ public final class Classifier {
             // Infrastructure claims keep their family (the planner fences nothing on them alone): a tenant cannot
             // tell a runtime hook from its own failure, while the kubelet writes those events where the pod lives.
             boolean hardware = f.family() == Family.DEVICE;
-            if (!hardware || corroborated.contains(f.family()) || platform(f, b) || f.evidenceIds().isEmpty()) {
+            // A straggler is the workload's own account by nature: a degradation that escalates naming the GPU, never a fence.
+            if (!hardware || corroborated.contains(f.family()) || platform(f, b) || f.evidenceIds().isEmpty()
+                    || Stragglers.GROUP.equals(f.group())) {
                 out.add(f);
                 continue;
             }

@@ -245,6 +245,64 @@ public final class PrometheusSource implements MetricsSource {
         }
     }
 
+    /**
+     * An instant query evaluated at a moment of the past ({@code time=}), for readers outside triage that
+     * compare windows around a fault (reliability's service impact): a range selector in the query,
+     * {@code [15m]}, then covers the window that ends at {@code at}. {@code about} names what is asked
+     * for in errors. An empty vector is an empty list: the series does not exist there.
+     */
+    public List<Sample> queryAt(String promql, java.time.Instant at, String about) throws EvidenceUnavailable {
+        URI uri = base.resolve("api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+                + "&time=" + at.getEpochSecond() + "." + String.format(java.util.Locale.ROOT, "%03d", at.getNano() / 1_000_000)
+                + "&timeout=" + promDuration(timeout));
+        HttpResponse<String> response;
+        try {
+            response = http.send(HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (java.net.http.HttpTimeoutException e) {
+            throw new EvidenceUnavailable("Prometheus at " + base + " did not answer within " + timeout.toMillis() + " ms about " + about);
+        } catch (IOException e) {
+            throw new EvidenceUnavailable("Prometheus unreachable at " + base + " (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); check ACCELTRIAGE_PROMETHEUS_URL");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EvidenceUnavailable("interrupted while querying Prometheus about " + about);
+        }
+        JsonNode envelope;
+        try {
+            envelope = JSON.readTree(response.body());
+        } catch (IOException e) {
+            envelope = null;
+        }
+        if (envelope == null || !envelope.isObject() || !"success".equals(envelope.path("status").asText())) {
+            throw new EvidenceUnavailable("Prometheus did not answer the query about " + about + ": HTTP " + response.statusCode() + " "
+                    + (envelope == null ? abbreviate(response.body()) : envelope.path("error").asText(abbreviate(response.body()))));
+        }
+        JsonNode data = envelope.path("data");
+        String type = data.path("resultType").asText();
+        if ("scalar".equals(type)) {
+            JsonNode v = data.path("result");
+            return List.of(new Sample("scalar", Map.of(), parseValue(v.path(1).asText(), about)));
+        }
+        if (!"vector".equals(type)) {
+            throw new EvidenceUnavailable("Prometheus answered a " + (type.isEmpty() ? "missing" : type)
+                    + " result where an instant vector was expected, about " + about);
+        }
+        List<Sample> out = new ArrayList<>();
+        for (JsonNode series : data.path("result")) {
+            // An aggregation (sum, histogram_quantile) keeps no __name__: name it by the query's subject.
+            Map<String, String> labels = new LinkedHashMap<>();
+            series.path("metric").fields().forEachRemaining(f -> labels.put(f.getKey(), f.getValue().asText()));
+            String name = labels.remove("__name__");
+            JsonNode value = series.path("value");
+            if (!value.isArray() || value.size() != 2 || !value.get(1).isTextual()) {
+                throw new EvidenceUnavailable("Prometheus returned a malformed series about " + about + ": " + abbreviate(series.toString()));
+            }
+            out.add(new Sample(name == null ? about : name, labels, parseValue(value.get(1).asText(), about)));
+        }
+        return out;
+    }
+
     /** A duration as PromQL and the API's timeout parameter spell it: whole milliseconds, "1500ms". */
     static String promDuration(Duration d) {
         return Math.max(1, d.toMillis()) + "ms";

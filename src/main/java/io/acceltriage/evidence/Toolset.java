@@ -20,7 +20,25 @@ public record Toolset(String apiVersion, String kind, String name, String descri
      * read as this tool's metric.
      */
     public record Tool(String name, String description, String metric, String query, List<Parameter> parameters,
-            Fault fault, List<String> formerly) {}
+            Fault fault, List<String> formerly, Impact impact) {}
+
+    /**
+     * What the tool tells about a fault's effect on the service (reliability's per-incident impact): the
+     * query, filled with the workload's namespace and a {@code window}, is read at the fault's start
+     * (the window before) and one window later (the window after). {@code measure}: latency-p50,
+     * latency-p99, latency-mean (seconds), failed-requests (a count over the window), step-time (the
+     * slowest rank's seconds per step), checkpoint-age (seconds of work since the last checkpoint; read
+     * at the fault only).
+     */
+    public record Impact(String measure) {
+        public static final java.util.Set<String> MEASURES = java.util.Set.of("latency-p50", "latency-p99", "latency-mean",
+                "failed-requests", "step-time", "checkpoint-age");
+
+        /** Read at the fault only: what the moment of the fault put at stake, not a before/after pair. */
+        public boolean atFaultOnly() {
+            return "checkpoint-age".equals(measure);
+        }
+    }
 
     public record Parameter(String name, ParameterType type, String description) {}
 

@@ -102,6 +102,16 @@ public final class Toolsets {
             while (m.find()) {
                 require(file, declared.contains(m.group(1)), at + " uses {{" + m.group(1) + "}} but declares no such parameter");
             }
+            if (t.impact() != null) {
+                require(file, t.impact().measure() != null && Toolset.Impact.MEASURES.contains(t.impact().measure()),
+                        at + ": impact.measure must be one of " + new java.util.TreeSet<>(Toolset.Impact.MEASURES) + ", got '"
+                                + t.impact().measure() + "'");
+                require(file, declared.stream().allMatch(d -> d.equals("namespace") || d.equals("window")),
+                        at + ": an impact tool is filled with the workload's namespace and the window only, not " + declared);
+                require(file, declared.contains("namespace"), at + ": an impact tool reads a workload's series: it needs a namespace parameter");
+                require(file, t.impact().atFaultOnly() || declared.contains("window"),
+                        at + ": impact." + t.impact().measure() + " compares a window before with one after the fault: the query needs {{window}}");
+            }
             Toolset.Fault f = t.fault();
             if (f != null) {
                 require(file, f.when() != null, at + ": fault.when is required (changed, increased, above, bits, rate, idle)");
@@ -141,6 +151,11 @@ public final class Toolsets {
     /** True when a tenant toolset reads this metric: the workload serves it, whoever scrapes it. */
     public boolean servedByTenant(String metric) {
         return tenantMetrics.contains(metric);
+    }
+
+    /** The tools that say what a fault did to a workload (the {@code impact} of serving and training toolsets). */
+    public List<Toolset.Tool> impactTools() {
+        return toolsets.stream().flatMap(ts -> ts.tools().stream()).filter(t -> t.impact() != null).toList();
     }
 
     public Optional<Toolset.Tool> forMetric(String metric) {

@@ -9,10 +9,24 @@ import java.time.Instant;
  * when acceltriage received it, decided (first verdict, or diagnosis when nothing was proposed),
  * mitigated (first action that finished), verified, returned to service (a return-node that took effect),
  * and when the incident was resolved; the GPUs its
- * actions fenced and the GPU-hours they stayed fenced. A stage that did not happen is null.
+ * actions fenced and the GPU-hours they stayed fenced; what the fault did to the service ({@link ServiceImpact}). A stage that did not happen is null.
  */
 public record IncidentTiming(String incidentId, String family, String pool, String node, Instant faultAt, Instant receivedAt,
-        Instant decidedAt, Instant mitigatedAt, Instant verifiedAt, Instant returnedAt, Instant resolvedAt, int gpusFenced, double gpuHoursLost) {
+        Instant decidedAt, Instant mitigatedAt, Instant verifiedAt, Instant returnedAt, Instant resolvedAt, int gpusFenced, double gpuHoursLost,
+        ServiceImpact impact) {
+
+    /** A timing without its service impact (not read, or not asked for). */
+    public IncidentTiming(String incidentId, String family, String pool, String node, Instant faultAt, Instant receivedAt, Instant decidedAt,
+            Instant mitigatedAt, Instant verifiedAt, Instant returnedAt, Instant resolvedAt, int gpusFenced, double gpuHoursLost) {
+        this(incidentId, family, pool, node, faultAt, receivedAt, decidedAt, mitigatedAt, verifiedAt, returnedAt, resolvedAt, gpusFenced,
+                gpuHoursLost, null);
+    }
+
+    /** The same timing with its impact: the stored one, or what the reader says when none is stored. */
+    IncidentTiming withImpact(ServiceImpact i) {
+        return new IncidentTiming(incidentId, family, pool, node, faultAt, receivedAt, decidedAt, mitigatedAt, verifiedAt, returnedAt,
+                resolvedAt, gpusFenced, gpuHoursLost, i);
+    }
 
     public Duration toDetect() {
         return between(faultAt, receivedAt);

@@ -23,7 +23,9 @@ import org.jboss.logging.Logger;
  * Tells people when an incident misses a recovery objective: the leader measures the last week's
  * incidents every minute and, for each breach not yet recorded, audits it (the record is what makes it
  * once per incident and objective, across restarts), counts it and sends it through notify like an
- * escalation. Off for the command-line tools.
+ * escalation. Incremental: a resolved incident whose checks are final and whose breaches are recorded
+ * is remembered with its timing (the pools' budgets still count it) and its records are not read
+ * again, until the policy's objectives change. Off for the command-line tools.
  */
 @ApplicationScoped
 class ObjectiveWatch {
@@ -36,6 +38,11 @@ class ObjectiveWatch {
     private final AuditLog audit;
     private final Escalations escalations;
     private final ServiceMetrics metrics;
+    /** Resolved incidents judged for good, with their timing; valid for the objectives they were judged under. */
+    private final Map<String, IncidentTiming> settled = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile List<io.acceltriage.policy.Policy.Objective> judgedUnder = List.of();
+    /** How many incidents' records the last check read (the rest were settled). */
+    private volatile int lastRead;
 
     ObjectiveWatch(@ConfigProperty(name = "acceltriage.processing.enabled", defaultValue = "true") boolean enabled,
             Reliability reliability, Executor executor, AuditLog audit, Escalations escalations, ServiceMetrics metrics) {
@@ -61,7 +68,17 @@ class ObjectiveWatch {
     /** Records and tells every breach not recorded before; returns how many were new. */
     int check(Instant now) {
         int told = 0;
-        for (Reliability.Measured m : reliability.measure(now.minus(Objectives.BUDGET_WINDOW), reliability.objectives(), now)) {
+        List<io.acceltriage.policy.Policy.Objective> objectives = reliability.objectives();
+        if (!objectives.equals(judgedUnder)) {
+            settled.clear(); // other objectives: every incident is judged afresh
+            judgedUnder = objectives;
+        }
+        List<Reliability.Measured> measured = reliability.measure(now.minus(Objectives.BUDGET_WINDOW), objectives, now, settled);
+        settled.keySet().retainAll(measured.stream().map(m -> m.incident().id()).toList());
+        int read = 0;
+        for (Reliability.Measured m : measured) {
+            if (m.trail() == null) continue; // settled: judged before, nothing can change
+            read++;
             for (ObjectiveCheck c : m.checks()) {
                 if (!c.breached() || recorded(m.trail(), c.objective())) continue;
                 IncidentTiming t = m.timing();
@@ -82,8 +99,20 @@ class ObjectiveWatch {
                         m.incident().summary() == null ? what : m.incident().summary(), List.of(what + "; " + nextStep(c)), null));
                 told++;
             }
+            boolean fin = m.incident().resolvedAt() != null && m.checks().stream().noneMatch(c -> c.status() == ObjectiveCheck.Status.PENDING);
+            if (fin) settled.put(m.incident().id(), m.timing());
         }
+        lastRead = read;
         return told;
+    }
+
+    /** How many incidents' records the last check read. */
+    int lastRead() {
+        return lastRead;
+    }
+
+    boolean remembers(String incidentId) {
+        return settled.containsKey(incidentId);
     }
 
     private static boolean recorded(List<AuditRecord> trail, String objective) {

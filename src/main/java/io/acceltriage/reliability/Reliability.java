@@ -58,9 +58,11 @@ public class Reliability {
     private final AuditReader audit;
     private final Executor actions;
     private final PolicySource policy;
+    private final ServiceImpacts impacts;
     private final Clock clock = Clock.systemUTC();
 
-    Reliability(IncidentStore incidents, AlertInbox alerts, AuditReader audit, Executor actions, PolicySource policy) {
+    Reliability(IncidentStore incidents, AlertInbox alerts, AuditReader audit, Executor actions, PolicySource policy, ServiceImpacts impacts) {
+        this.impacts = impacts;
         this.incidents = incidents;
         this.alerts = alerts;
         this.audit = audit;
@@ -95,12 +97,26 @@ public class Reliability {
 
     /** Every incident opened since {@code since} (newest first, at most {@link #MAX_INCIDENTS}), timed and measured. */
     List<Measured> measure(Instant since, List<Policy.Objective> objectives, Instant now) {
+        return measure(since, objectives, now, Map.of());
+    }
+
+    /**
+     * The same, reusing the timings in {@code settled} of resolved incidents instead of reading their
+     * records again (a resolved incident's timing no longer changes); those come back without a trail.
+     */
+    List<Measured> measure(Instant since, List<Policy.Objective> objectives, Instant now, Map<String, IncidentTiming> settled) {
         List<Incident> opened = incidents.list(new IncidentFilter(null, null, null, null, since, null, MAX_INCIDENTS));
         List<Measured> measured = new ArrayList<>();
         List<IncidentTiming> timings = new ArrayList<>();
         for (Incident i : opened) {
+            IncidentTiming known = i.resolvedAt() == null ? null : settled.get(i.id());
+            if (known != null) {
+                timings.add(known);
+                measured.add(new Measured(i, known, null, null));
+                continue;
+            }
             List<AuditRecord> trail = audit.find(AuditQuery.forIncident(i.id()));
-            IncidentTiming t = Timings.of(i, alerts.ofIncident(i.id()), trail, actions.ofIncident(i.id()), now);
+            IncidentTiming t = withImpact(Timings.of(i, alerts.ofIncident(i.id()), trail, actions.ofIncident(i.id()), now), now);
             timings.add(t);
             measured.add(new Measured(i, t, trail, null));
         }
@@ -118,11 +134,16 @@ public class Reliability {
     public java.util.Optional<IncidentReport> incident(String id) {
         return incidents.find(id).map(i -> {
             Instant now = clock.instant();
-            IncidentTiming t = Timings.of(i, alerts.ofIncident(i.id()), audit.find(AuditQuery.forIncident(i.id())),
-                    actions.ofIncident(i.id()), now);
+            IncidentTiming t = withImpact(Timings.of(i, alerts.ofIncident(i.id()), audit.find(AuditQuery.forIncident(i.id())),
+                    actions.ofIncident(i.id()), now), now);
             List<Policy.Objective> stages = objectives().stream().filter(o -> !o.isLossBudget()).toList();
             return new IncidentReport(t, Objectives.of(stages, t, List.of(t), now));
         });
+    }
+
+    /** The stored impact, else pending or why it cannot be measured: never a figure that was not read. */
+    private IncidentTiming withImpact(IncidentTiming t, Instant now) {
+        return t.impact() != null ? t : t.withImpact(impacts.unmeasured(t.faultAt(), now));
     }
 
     List<Policy.Objective> objectives() {

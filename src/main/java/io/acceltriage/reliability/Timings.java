@@ -1,11 +1,11 @@
 package io.acceltriage.reliability;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.acceltriage.action.ActionRecord;
 import io.acceltriage.action.ActionStatus;
 import io.acceltriage.agent.StoredAssessment;
 import io.acceltriage.audit.AuditKind;
 import io.acceltriage.audit.AuditRecord;
+import io.acceltriage.evidence.Facts;
 import io.acceltriage.incident.Incident;
 import io.acceltriage.incident.StoredAlert;
 import io.acceltriage.policy.ActionKind;
@@ -25,8 +25,7 @@ final class Timings {
 
     static IncidentTiming of(Incident incident, List<StoredAlert> alerts, List<AuditRecord> trail, List<ActionRecord> actions,
             Instant now) {
-        Instant faultAt = alerts.stream().map(a -> a.alert().startsAt()).filter(Objects::nonNull).min(Comparator.naturalOrder())
-                .orElse(null);
+        Instant faultAt = faultAt(alerts);
         Instant receivedAt = alerts.stream().map(StoredAlert::receivedAt).filter(Objects::nonNull).min(Comparator.naturalOrder())
                 .orElse(incident.openedAt());
         Instant decidedAt = first(trail, AuditKind.VERDICT).or(() -> first(trail, AuditKind.DIAGNOSIS)).orElse(null);
@@ -57,7 +56,18 @@ final class Timings {
             pool = c == null ? null : c.pool();
         }
         return new IncidentTiming(incident.id(), incident.family(), pool, incident.node(), faultAt, receivedAt, decidedAt, mitigatedAt,
-                verifiedAt, returnedAt, incident.resolvedAt(), fenced, Math.round(gpuHours * 1000) / 1000.0);
+                verifiedAt, returnedAt, incident.resolvedAt(), fenced, Math.round(gpuHours * 1000) / 1000.0, impact(trail));
+    }
+
+    /** When the fault began: the earliest alert's startsAt. */
+    static Instant faultAt(List<StoredAlert> alerts) {
+        return alerts.stream().map(a -> a.alert().startsAt()).filter(Objects::nonNull).min(Comparator.naturalOrder()).orElse(null);
+    }
+
+    /** The service impact the watch stored, typed; null when none is stored yet. */
+    static ServiceImpact impact(List<AuditRecord> trail) {
+        return trail.stream().filter(r -> r.kind() == AuditKind.IMPACT_MEASURED).reduce((a, b) -> b)
+                .map(r -> io.acceltriage.store.Json.MAPPER.convertValue(r.payload(), ServiceImpact.class)).orElse(null);
     }
 
     private static Optional<Instant> first(List<AuditRecord> trail, AuditKind kind) {
@@ -70,10 +80,8 @@ final class Timings {
     private static Capacity capacity(StoredAssessment a, String node) {
         if (a == null) return null;
         for (StoredAssessment.Item item : a.evidence().items()) {
-            JsonNode f = item.fact();
-            if (f != null && "capacity".equals(f.path("type").asText()) && node.equals(f.path("node").asText())) {
-                return new Capacity(f.path("pool").isMissingNode() || f.path("pool").isNull() ? null : f.path("pool").asText(),
-                        f.path("capacity").asInt());
+            if (item.typedFact().orElse(null) instanceof Facts.AcceleratorCapacity c && node.equals(c.node())) {
+                return new Capacity(c.pool(), c.capacity());
             }
         }
         return null;

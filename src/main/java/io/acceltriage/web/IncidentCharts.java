@@ -2,6 +2,7 @@ package io.acceltriage.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.acceltriage.agent.StoredAssessment;
+import io.acceltriage.evidence.Facts;
 import io.acceltriage.store.Json;
 import io.acceltriage.web.charts.Charts;
 import io.quarkus.qute.TemplateExtension;
@@ -32,16 +33,14 @@ final class IncidentCharts {
         StoredAssessment a = Json.MAPPER.convertValue(assessment, StoredAssessment.class);
         List<Spark> out = new ArrayList<>();
         for (StoredAssessment.Item item : a.evidence().items()) {
-            JsonNode f = item.fact();
-            if (f == null || !"metric".equals(f.path("type").asText()) || !f.path("value").isNumber()) continue;
-            boolean moved = f.path("previous").isNumber() && f.path("previous").asDouble() != f.path("value").asDouble();
-            if (!moved && !a.cites(item.id())) continue; // a level that stayed put says nothing about the fault
-            String node = f.path("node").asText("");
-            String device = f.path("device").isTextual() ? f.path("device").asText() : null;
-            String metric = f.path("metric").asText("");
-            double now = f.path("value").asDouble();
+            if (!(item.typedFact().orElse(null) instanceof Facts.MetricReading f)) continue;
+            if (!f.changed() && !a.cites(item.id())) continue; // a level that stayed put says nothing about the fault
+            String node = f.node() == null ? "" : f.node();
+            String device = f.device();
+            String metric = f.metric();
+            double now = f.value();
             List<Double> values = new ArrayList<>();
-            if (f.path("previous").isNumber()) values.add(f.path("previous").asDouble());
+            if (f.previous() != null) values.add(f.previous());
             values.add(now);
             String where = node + (device == null ? "" : " GPU " + device);
             String before = values.size() > 1 ? Charts.value(values.get(0), "") : "";

@@ -24,7 +24,13 @@ public class IncidentReliabilityView {
 
     public record Check(String objective, String stage, String within, String status, String took) {}
 
-    public record View(List<Stage> stages, int gpusFenced, double gpuHoursLost, List<Check> checks, Runbooks.Runbook runbook) {}
+    public record View(List<Stage> stages, int gpusFenced, double gpuHoursLost, List<Check> checks, Runbooks.Runbook runbook,
+            Impact impact) {}
+
+    /** What the fault did to the service: a row per reading, or the one line saying why there is none. */
+    public record Impact(String status, String summary, List<ImpactRow> rows, String trainingLost, String workAtRisk) {}
+
+    public record ImpactRow(String namespace, String tool, String measure, String before, String after) {}
 
     private final Reliability reliability;
     private final IncidentStore incidents;
@@ -48,7 +54,22 @@ public class IncidentReliabilityView {
             checks.add(new Check(c.objective(), c.stage(), human(c.withinSeconds()), c.status().wireName(), human(c.seconds())));
         }
         Runbooks.Runbook runbook = incidents.find(incidentId).flatMap(i -> IncidentRunbooks.of(runbooks, i.assessmentJson())).orElse(null);
-        return new View(stages, t.gpusFenced(), t.gpuHoursLost(), checks, runbook);
+        return new View(stages, t.gpusFenced(), t.gpuHoursLost(), checks, runbook, impact(t.impact()));
+    }
+
+    static Impact impact(io.acceltriage.reliability.ServiceImpact i) {
+        if (i == null) return null;
+        List<ImpactRow> rows = new ArrayList<>();
+        for (var r : i.readings()) {
+            rows.add(new ImpactRow(r.namespace(), r.tool(), r.measure(), figure(r.measure(), r.before()), figure(r.measure(), r.after())));
+        }
+        return new Impact(i.status().wireName(), i.summary(), rows, human(i.trainingSecondsLost()), human(i.workAtRiskSeconds()));
+    }
+
+    private static String figure(String measure, Double v) {
+        if (v == null) return null;
+        if ("failed-requests".equals(measure)) return String.valueOf(Math.round(v));
+        return "checkpoint-age".equals(measure) ? human(v) : String.format(java.util.Locale.ROOT, "%.3g s", v);
     }
 
     private static String human(java.time.Duration d) {

@@ -346,6 +346,22 @@ public final class Bundles {
         return this;
     }
 
+    /** The last workload also runs on these nodes (a gang's or a deployment's other members). */
+    public Bundles alsoOn(String... otherNodes) {
+        Workload w = workloads.remove(workloads.size() - 1);
+        List<String> nodes = new java.util.ArrayList<>(w.nodes());
+        nodes.addAll(Arrays.asList(otherNodes));
+        workloads.add(new Workload(w.kind(), w.namespace(), w.name(), w.gang(), w.serving(), w.podsOnNode(), List.copyOf(nodes), w.replicas(),
+                w.availableReplicas()));
+        return this;
+    }
+
+    /** A workload's own per-pod series (a serving replica's queue, a rank's throughput) on a node: the tenant's evidence. */
+    public Bundles tenantReading(String onNode, String namespace, String pod, String metric, double value) {
+        return add(Source.METRICS, onNode + " " + metric + " = " + value + " [" + namespace + "/" + pod + "]",
+                new Facts.MetricReading(onNode, null, null, namespace, pod, metric, value, null, null), io.acceltriage.evidence.Trust.TENANT);
+    }
+
     /** A node agent's pod (DaemonSet-owned) on the node. */
     public Bundles agentPod(PodRole role, String namespace, String pod) {
         pods.add(new PodPlacement(namespace, pod, node, role, 0, null, "nvcr.io/nvidia/k8s-device-plugin:v0.17.1", true));

@@ -44,4 +44,35 @@ class ToolsetsTest {
         assertEquals("tools/mine.yaml: trust must be platform (a device exporter's series) or tenant (the workload's own), got 'trusted'",
                 e.getMessage());
     }
+
+    @Test
+    void anImpactToolWithAnUnknownMeasureOrNoWindowStopsTheStartNamingTheTool() {
+        String unknown = """
+                apiVersion: acceltriage.io/v1
+                kind: Toolset
+                name: mine
+                tools:
+                  - name: q
+                    description: a latency per namespace
+                    metric: m
+                    query: 'm{namespace="{{namespace}}"}[{{window}}]'
+                    impact: {measure: latency-p95}
+                    parameters: [{name: namespace, type: namespace}, {name: window, type: duration}]
+                """;
+        DataFiles.InvalidDataFile e = assertThrows(DataFiles.InvalidDataFile.class, () -> Toolsets.validated("tools/mine.yaml",
+                DataFiles.parse("tools/mine.yaml", unknown.getBytes(StandardCharsets.UTF_8), Toolset.class)));
+        assertTrue(e.getMessage().startsWith("tools/mine.yaml: tool 'q': impact.measure must be one of [checkpoint-age, failed-requests,"),
+                e.getMessage());
+        String noWindow = unknown.replace("latency-p95", "latency-p99").replace("[{{window}}]", "").replace(", {name: window, type: duration}", "");
+        e = assertThrows(DataFiles.InvalidDataFile.class, () -> Toolsets.validated("tools/mine.yaml",
+                DataFiles.parse("tools/mine.yaml", noWindow.getBytes(StandardCharsets.UTF_8), Toolset.class)));
+        assertEquals("tools/mine.yaml: tool 'q': impact.latency-p99 compares a window before with one after the fault: the query needs {{window}}",
+                e.getMessage());
+    }
+
+    @Test
+    void theServingAndTrainingToolsetsSayWhatAFaultDidToTheService() {
+        List<String> measures = Toolsets.load("tools").impactTools().stream().map(t -> t.impact().measure()).distinct().sorted().toList();
+        assertEquals(List.of("checkpoint-age", "failed-requests", "latency-mean", "latency-p50", "latency-p99", "step-time"), measures);
+    }
 }

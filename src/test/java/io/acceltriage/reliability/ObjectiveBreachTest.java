@@ -92,6 +92,12 @@ class ObjectiveBreachTest {
                 .then().statusCode(200).extract().jsonPath().getList("items.payload.reasons.flatten()");
         assertTrue(reasons.stream().anyMatch(r -> String.valueOf(r).startsWith("objective resolved missed: not at resolve after 26h")),
                 "the person is told which objective and by how much: " + reasons);
+        JsonPath escalation = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/audit?kind=escalation&incident=" + id).then()
+                .extract().jsonPath();
+        assertEquals("xid-79-fallen-off-bus", escalation.getString("items[-1].payload.runbook.id"),
+                "the escalation's audit record names the runbook: " + escalation.prettify());
+        assertTrue(!escalation.getList("items[-1].payload.runbook.next").isEmpty());
+        assertEquals("https://docs.nvidia.com/deploy/xid-errors/index.html", escalation.getString("items[-1].payload.runbook.guide"));
 
         String metrics = given().get("/metrics").then().statusCode(200).extract().asString();
         assertTrue(metrics.contains("acceltriage_objective_breaches_total{family=\"device\",objective=\"resolved\""), metrics);

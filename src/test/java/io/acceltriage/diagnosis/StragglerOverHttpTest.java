@@ -1,0 +1,173 @@
+package io.acceltriage.diagnosis;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.acceltriage.TestAuth;
+import io.acceltriage.testing.FreshFleet;
+import io.acceltriage.testing.ServerProcess;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A fail-slow rank end to end: the service reads device and workload series through a real Prometheus
+ * (ACCELTRIAGE_METRICS_SOURCE=prometheus) that scrapes an exporter of this test; the sandbox's
+ * llm-pretrain gang reports its throughput per rank, and the rank on gpu-h100-02 runs at half its peers'.
+ * An alert about the job (its throughput is low, as a rule on the trainer's series would fire) is
+ * triaged with every rank's readings: a device degradation naming the slow rank's node and the GPU it
+ * holds, escalated, and nothing fenced on the tenant's series alone.
+ */
+@QuarkusTest
+@TestProfile(StragglerOverHttpTest.ThroughPrometheus.class)
+class StragglerOverHttpTest {
+
+    static final String NODE = "gpu-h100-02";
+    static final String FINGERPRINT = Long.toHexString(System.nanoTime());
+    /** What the exporter serves; empty until the test knows the gang's pod names. */
+    static final AtomicReference<String> EXPOSITION = new AtomicReference<>("");
+
+    public static class ThroughPrometheus implements QuarkusTestProfile {
+        static ServerProcess prometheus;
+        static String url;
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            try {
+                if (prometheus == null) {
+                    HttpServer exporter = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+                    exporter.createContext("/metrics", exchange -> {
+                        byte[] body = EXPOSITION.get().getBytes(StandardCharsets.UTF_8);
+                        exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                        exchange.sendResponseHeaders(200, body.length);
+                        try (OutputStream out = exchange.getResponseBody()) {
+                            out.write(body);
+                        }
+                    });
+                    exporter.start();
+                    Path dir = ServerProcess.tempDir("acceltriage-straggler-");
+                    int port = ServerProcess.freePort();
+                    url = "http://127.0.0.1:" + port;
+                    Files.writeString(dir.resolve("prometheus.yml"), """
+                            global:
+                              scrape_interval: 1s
+                            scrape_configs:
+                              - job_name: cluster
+                                honor_labels: true
+                                static_configs:
+                                  - targets: ['127.0.0.1:%d']
+                            """.formatted(exporter.getAddress().getPort()));
+                    prometheus = ServerProcess.start("prometheus", dir, List.of("/usr/bin/prometheus", "--config.file=" + dir.resolve("prometheus.yml"),
+                            "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port, "--log.level=warn"));
+                    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                        prometheus.close();
+                        exporter.stop(0);
+                    }));
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            return Map.of("acceltriage.metrics.source", "prometheus", "acceltriage.prometheus.url", url,
+                    "acceltriage.prometheus.history", "3s");
+        }
+    }
+
+    @jakarta.inject.Inject
+    io.acceltriage.policy.Breaker freshBreaker;
+
+    @jakarta.inject.Inject
+    io.acceltriage.store.Database freshDatabase;
+
+    @jakarta.inject.Inject
+    io.acceltriage.cluster.ClusterReads cluster;
+
+    @BeforeEach
+    void signIn() {
+        TestAuth.asAdmin();
+    }
+
+    @AfterEach
+    void signOut() {
+        TestAuth.signOut();
+    }
+
+    @Test
+    void aRankAtHalfItsPeersThroughputEscalatesNamingItsNodeAndGpuAndFencesNothing() throws Exception {
+        FreshFleet.prepare(freshDatabase, freshBreaker);
+        FreshFleet.forget(freshDatabase, NODE);
+        StringBuilder text = new StringBuilder();
+        String slowRank = null;
+        for (String node : List.of("gpu-h100-01", "gpu-h100-02", "gpu-h100-03", "gpu-h100-04")) {
+            String rank = cluster.podsOn(node).stream().map(p -> p.getMetadata().getName()).filter(n -> n.startsWith("llm-pretrain-workers-0-"))
+                    .findFirst().orElseThrow(() -> new AssertionError("the sandbox's gang has no rank on " + node));
+            boolean slow = node.equals(NODE);
+            if (slow) slowRank = rank;
+            // The trainer's own series (relabelled with its node), and dcgm-exporter's utilisation of the GPU it holds.
+            text.append("training_samples_per_second{namespace=\"ml\",pod=\"").append(rank).append("\",node=\"").append(node)
+                    .append("\",instance=\"trainer-").append(node).append("\"} ").append(slow ? 4800 : 9700).append('\n');
+            text.append("DCGM_FI_DEV_GPU_UTIL{Hostname=\"").append(node).append("\",gpu=\"5\",UUID=\"GPU-").append(node)
+                    .append("-5\",namespace=\"ml\",pod=\"").append(rank).append("\",instance=\"dcgm-exporter-").append(node).append("\"} 99\n");
+        }
+        EXPOSITION.set(text.toString());
+        ThroughPrometheus.prometheus.await("the ranks' series in Prometheus", Duration.ofSeconds(30), () -> {
+            String r = ServerProcess.get(ThroughPrometheus.url + "/api/v1/query?query=count(training_samples_per_second)");
+            return r != null && r.contains("\"4\"]");
+        });
+
+        String alert = """
+                {"version":"4","groupKey":"{}:{alertname=\\"TrainingThroughputLow\\"}","status":"firing","receiver":"acceltriage",
+                 "alerts":[{"status":"firing","labels":{"alertname":"TrainingThroughputLow","namespace":"ml","jobset":"llm-pretrain","severity":"warning"},
+                   "annotations":{"summary":"training throughput of ml/llm-pretrain below its usual"},"startsAt":"%s","endsAt":"0001-01-01T00:00:00Z",
+                   "fingerprint":"%s"}]}
+                """.formatted(Instant.now(), FINGERPRINT);
+        given().header("Authorization", "Bearer test-token").contentType("application/json").body(alert).post("/api/v1/alerts").then()
+                .statusCode(200);
+        JsonPath incident = awaitDiagnosed();
+
+        assertEquals("device", incident.getString("assessment.diagnosis.family"), incident.prettify());
+        String cause = incident.getString("assessment.diagnosis.cause");
+        assertTrue(cause.startsWith("fail-slow: ml/" + slowRank + " on GPU 5 of " + NODE + " is 2.0× slower than the median of its 3 peers"),
+                cause);
+        assertTrue(cause.contains("reported by the workload only"), cause);
+        List<String> fences = incident.getList("actions.findAll { it.kind == 'cordon-node' || it.kind == 'drain-node' }"
+                + ".findAll { it.status == 'SUCCEEDED' }.kind");
+        assertTrue(fences.isEmpty(), "nothing fenced on the tenant's series: " + incident.getList("actions"));
+        String id = incident.getString("id");
+        List<Object> reasons = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/audit?kind=escalation&incident=" + id).then()
+                .statusCode(200).extract().jsonPath().getList("items.payload.reasons.flatten()");
+        assertTrue(!reasons.isEmpty(), "escalated to a person");
+        String summary = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/audit?kind=escalation&incident=" + id).then()
+                .extract().jsonPath().getString("items[0].payload.summary");
+        assertTrue(summary.contains(NODE) && summary.contains("GPU 5"), "the escalation names the node and the GPU: " + summary);
+    }
+
+    private static JsonPath awaitDiagnosed() throws InterruptedException {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+        while (Instant.now().isBefore(deadline)) {
+            JsonPath list = given().queryParam("namespace", "ml").get("/api/v1/incidents").then().statusCode(200).extract().jsonPath();
+            for (String id : list.<String>getList("items.id")) {
+                String body = given().get("/api/v1/incidents/" + id).then().statusCode(200).extract().asString();
+                JsonPath one = JsonPath.from(body);
+                if (body.contains(FINGERPRINT) && one.get("assessment.diagnosis") != null) return one;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no diagnosed incident for ml/llm-pretrain within 60 s");
+    }
+}
