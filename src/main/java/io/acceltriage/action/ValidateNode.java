@@ -148,8 +148,7 @@ final class ValidateNode implements Mitigation {
     }
 
     private String pool(Node n) {
-        Map<String, String> labels = RepairNode.labels(n);
-        return poolLabels.stream().filter(labels::containsKey).map(labels::get).findFirst().orElse(null);
+        return Repairers.pool(n, poolLabels);
     }
 
     private static int gpus(Node n) {

@@ -54,10 +54,27 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
      * {@code protocol}: how a node goes to repair ({@code handshake} or {@code medik8s});
      * {@code remediation}: the medik8s remediation CR to create; {@code healthLabel}: what must be
      * on a node before {@code return-node} takes it back (an alternative to {@code validation});
-     * {@code validation}: how {@code validate-node} runs DCGM diagnostics.
+     * {@code validation}: how {@code validate-node} runs DCGM diagnostics; {@code pools}: the protocol of a
+     * pool that differs from {@code protocol} (pool name → {@code handshake}, {@code medik8s},
+     * {@code clusterapi} or {@code karpenter}); {@code replaceTimeout}: how long {@code replace-node}
+     * waits for the replacement to join the pool.
      */
     public record Repair(List<String> operands, String resetTimeout, String protocol, Remediation remediation,
-            HealthLabel healthLabel, Validation validation) {}
+            HealthLabel healthLabel, Validation validation, Map<String, String> pools, String replaceTimeout) {}
+
+    /** The repair protocols a pool can name: who reboots or replaces its nodes, and how acceltriage asks. */
+    public static final List<String> REPAIR_PROTOCOLS = List.of("handshake", "medik8s", "clusterapi", "karpenter");
+
+    /** The protocol of the pool's repairer (null pool: the policy's default). */
+    public String repairProtocol(String pool) {
+        if (repair != null && repair.pools() != null && pool != null && repair.pools().containsKey(pool)) return repair.pools().get(pool);
+        return repairProtocol();
+    }
+
+    /** How long replace-node waits for a new node in the pool: 30 minutes unless set. */
+    public Duration replaceTimeout() {
+        return repair == null || repair.replaceTimeout() == null ? Duration.ofMinutes(30) : Durations.parse(repair.replaceTimeout());
+    }
 
     /**
      * DCGM diagnostics as a Job: {@code level} ({@code dcgmi diag -r}, 1–4) unless {@code pools} names
@@ -309,7 +326,9 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
     }
 
     ActionRule rule(ActionKind kind) {
-        return actions == null ? null : actions.get(kind.wireName());
+        if (actions == null) return null;
+        ActionRule rule = actions.get(kind.wireName());
+        return rule != null || kind.formerName() == null ? rule : actions.get(kind.formerName());
     }
 
     List<Budget> budgetsOrEmpty() {

@@ -29,6 +29,8 @@ final class NodeRepairAgents implements AutoCloseable {
     static final String REPAIR_MESSAGE = "acceltriage.io/repair-message";
     static final String HEALTH = "acceltriage.io/gpu-health";
     static final String DEPLOY = "nvidia.com/gpu.deploy.";
+    static final String PROTOCOL = "acceltriage.io/repair-protocol";
+    static final String ASKED = "acceltriage.io/repair-action";
 
     private final KubernetesClient client;
     private final DeviceState devices;
@@ -39,7 +41,10 @@ final class NodeRepairAgents implements AutoCloseable {
         return t;
     });
 
-    NodeRepairAgents(KubernetesClient client, DeviceState devices, XidEffects xids) {
+    private final NodeProvisioners provisioners;
+
+    NodeRepairAgents(KubernetesClient client, DeviceState devices, XidEffects xids, NodeProvisioners provisioners) {
+        this.provisioners = provisioners;
         this.client = client;
         this.devices = devices;
         this.xids = xids;
@@ -57,8 +62,14 @@ final class NodeRepairAgents implements AutoCloseable {
             if (labels.containsKey(RESET) && !labels.containsKey(RESET_STATE)) {
                 reset(n, Integer.parseInt(labels.get(RESET)));
             }
-            if ("requested".equals(labels.get(REPAIR))) {
-                repair(n);
+            String protocol = n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get(PROTOCOL);
+            // the handshake repairer answers its own protocol only: a node handed to Cluster API or Karpenter is theirs
+            if ("requested".equals(labels.get(REPAIR)) && (protocol == null || "handshake".equals(protocol) || "medik8s".equals(protocol))) {
+                if ("replace".equals(n.getMetadata().getAnnotations().get(ASKED))) {
+                    provisioners.replace(name);
+                } else {
+                    repair(n);
+                }
             }
         } catch (RuntimeException e) {
             // a node deleted or the server closing mid-answer: an agent on a dying node says nothing either
@@ -99,6 +110,8 @@ final class NodeRepairAgents implements AutoCloseable {
         for (DeviceState.Device d : devices.devices(node)) devices.recover(node, d.index());
         devices.setExporterUp(node, true);
         int count = devices.devices(node).size();
+        client.nodes().withName(node).edit(x -> new NodeBuilder(x).editStatus().editNodeInfo()
+                .withBootID(java.util.UUID.randomUUID().toString()).endNodeInfo().endStatus().build());
         client.nodes().withName(node).edit(x -> new NodeBuilder(x).editMetadata().addToLabels(REPAIR, "complete")
                 .addToAnnotations(REPAIR_MESSAGE, "rebooted").addToLabels(HEALTH, "passed")
                 .addToAnnotations(HEALTH, "dcgmi diag -r 2: Pass (" + count + " GPUs)").endMetadata()
