@@ -195,28 +195,34 @@ final class NodeProvisioners implements AutoCloseable {
         client.resource((Node) fresh).create();
     }
 
-    /** A reboot: every accelerator cleared, a new boot id, the node Ready again. */
-    private void reboot(String node) {
+    /**
+     * A reboot: every accelerator cleared and advertised again, a new boot id, the node Ready with the
+     * not-ready taints gone. The handshake repairer's reboot is this one too.
+     */
+    void reboot(String node) {
         for (DeviceState.Device d : devices.devices(node)) devices.recover(node, d.index());
         devices.setExporterUp(node, true);
-        client.nodes().withName(node).edit(x -> {
-            NodeBuilder b = new NodeBuilder(x);
-            b.editStatus().editNodeInfo().withBootID(UUID.randomUUID().toString()).endNodeInfo()
-                    .withConditions(ready(x.getStatus().getConditions())).endStatus();
-            return b.build();
-        });
+        String count = String.valueOf(devices.devices(node).size());
+        String resource = devices.pool(node).accelerator().resource();
+        client.nodes().withName(node).edit(x -> new NodeBuilder(x)
+                .editStatus().editNodeInfo().withBootID(UUID.randomUUID().toString()).endNodeInfo()
+                .addToCapacity(resource, new io.fabric8.kubernetes.api.model.Quantity(count))
+                .addToAllocatable(resource, new io.fabric8.kubernetes.api.model.Quantity(count))
+                .withConditions(ready(x.getStatus().getConditions())).endStatus()
+                .editSpec().withTaints(x.getSpec().getTaints() == null ? List.of() : x.getSpec().getTaints().stream()
+                        .filter(t -> !t.getKey().startsWith("node.kubernetes.io/")).toList()).endSpec()
+                .build());
     }
 
-    static List<NodeCondition> ready(List<NodeCondition> conditions) {
+    private static List<NodeCondition> ready(List<NodeCondition> conditions) {
         List<NodeCondition> out = new ArrayList<>();
         for (NodeCondition c : conditions) {
             NodeCondition copy = new io.fabric8.kubernetes.api.model.NodeConditionBuilder(c).build();
-            if (c.getType().equals("Ready")) {
-                copy.setStatus("True");
+            boolean isReady = c.getType().equals("Ready");
+            copy.setStatus(isReady ? "True" : "False");
+            if (isReady) {
                 copy.setReason("KubeletReady");
                 copy.setMessage("kubelet is posting ready status");
-            } else {
-                copy.setStatus("False");
             }
             out.add(copy);
         }

@@ -107,28 +107,11 @@ final class NodeRepairAgents implements AutoCloseable {
     /** A reboot clears every GPU; then a DCGM diagnostic (level 2) runs and labels the node. */
     private void repair(Node n) {
         String node = n.getMetadata().getName();
-        for (DeviceState.Device d : devices.devices(node)) devices.recover(node, d.index());
-        devices.setExporterUp(node, true);
+        provisioners.reboot(node);
         int count = devices.devices(node).size();
-        client.nodes().withName(node).edit(x -> new NodeBuilder(x).editStatus().editNodeInfo()
-                .withBootID(java.util.UUID.randomUUID().toString()).endNodeInfo().endStatus().build());
         client.nodes().withName(node).edit(x -> new NodeBuilder(x).editMetadata().addToLabels(REPAIR, "complete")
                 .addToAnnotations(REPAIR_MESSAGE, "rebooted").addToLabels(HEALTH, "passed")
-                .addToAnnotations(HEALTH, "dcgmi diag -r 2: Pass (" + count + " GPUs)").endMetadata()
-                .editStatus().addToCapacity("nvidia.com/gpu", new Quantity(String.valueOf(count)))
-                .addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(count)))
-                .withConditions(x.getStatus().getConditions().stream().peek(c -> {
-                    if (c.getType().equals("Ready")) {
-                        c.setStatus("True");
-                        c.setReason("KubeletReady");
-                        c.setMessage("kubelet is posting ready status");
-                    } else {
-                        c.setStatus("False");
-                    }
-                }).toList()).endStatus()
-                .editSpec().withTaints(x.getSpec().getTaints().stream()
-                        .filter(t -> !t.getKey().startsWith("node.kubernetes.io/")).toList()).endSpec()
-                .build());
+                .addToAnnotations(HEALTH, "dcgmi diag -r 2: Pass (" + count + " GPUs)").endMetadata().build());
     }
 
     private static Optional<String> operandsRunning(Node n) {
