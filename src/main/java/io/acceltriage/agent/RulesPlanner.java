@@ -153,7 +153,7 @@ public final class RulesPlanner {
                     out.add(new Proposal(ActionKind.RESET_GPU, node + "/" + m.get().device(), "reset GPU " + m.get().device() + " of "
                             + node + ": XID " + x.get().code() + " (" + x.get().meaning() + ") clears with a GPU reset", cited, BY));
                 } else if (x.get().action().equals("reboot node")) {
-                    out.add(new Proposal(ActionKind.REPAIR_NODE, node, "hand " + node + " to repair: XID " + x.get().code() + " ("
+                    out.add(new Proposal(ActionKind.REPAIR_NODE, node, "hand " + node + " to its pool's repairer to reboot it: XID " + x.get().code() + " ("
                             + x.get().meaning() + ") needs a reboot", cited, BY));
                     out.add(new Proposal(ActionKind.VALIDATE_NODE, node, "run DCGM diagnostics on " + node + " once it is back from repair",
                             cited, BY));
