@@ -294,7 +294,7 @@ class DeployManifestsTest {
                 assertTrue(byNamespace.get(ns).contains(a), ns + " grants " + a);
             }
         }
-        for (String kind : List.of("drain-node", "reset-gpu", "repair-node")) {
+        for (String kind : List.of("drain-node", "reset-gpu", "reboot-node", "replace-node")) {
             assertEquals(io.acceltriage.policy.Decision.DENY, policy.actions().get(kind).decision(),
                     kind + " evicts pods in any namespace: denied where the Roles cannot cover it");
         }
