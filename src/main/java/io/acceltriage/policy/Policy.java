@@ -60,7 +60,44 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
      * waits for the replacement to join the pool.
      */
     public record Repair(List<String> operands, String resetTimeout, String protocol, Remediation remediation,
-            HealthLabel healthLabel, Validation validation, Map<String, String> pools, String replaceTimeout) {}
+            HealthLabel healthLabel, Validation validation, Map<String, String> pools, String replaceTimeout,
+            String resetMethod, ResetJob resetJob, Dra dra) {}
+
+    /**
+     * reset-gpu as a Job ({@code resetMethod: job}): {@code template} the Job's YAML (an operator's file, else
+     * the bundled {@code policies/reset-gpu-job.yaml}), {@code namespace} where it runs.
+     */
+    public record ResetJob(String template, String namespace) {}
+
+    /**
+     * Where GPUs are DRA devices: the DRA driver's name (its ResourceSlices on the node say the node is one
+     * of them) and the {@code resource.k8s.io} version that serves DeviceTaintRule on this cluster.
+     */
+    public record Dra(String driver, String apiVersion) {}
+
+    public static final String DEFAULT_RESET_TEMPLATE = "policies/reset-gpu-job.yaml";
+
+    /** How a GPU is reset: {@code node-agent} (the label handshake, the default) or {@code job}. */
+    public String resetMethod() {
+        return repair == null || repair.resetMethod() == null ? "node-agent" : repair.resetMethod();
+    }
+
+    public String resetTemplate() {
+        return repair == null || repair.resetJob() == null || repair.resetJob().template() == null ? DEFAULT_RESET_TEMPLATE
+                : repair.resetJob().template();
+    }
+
+    public String resetNamespace() {
+        return repair == null || repair.resetJob() == null || repair.resetJob().namespace() == null ? validationNamespace()
+                : repair.resetJob().namespace();
+    }
+
+    /** NVIDIA's DRA driver and DeviceTaintRule as Kubernetes 1.33 serves it, unless the policy says otherwise. */
+    public Dra dra() {
+        Dra d = repair == null ? null : repair.dra();
+        return new Dra(d == null || d.driver() == null ? "gpu.nvidia.com" : d.driver(),
+                d == null || d.apiVersion() == null ? "resource.k8s.io/v1alpha3" : d.apiVersion());
+    }
 
     /** The repair protocols a pool can name: who reboots or replaces its nodes, and how acceltriage asks. */
     public static final List<String> REPAIR_PROTOCOLS = List.of("handshake", "medik8s", "clusterapi", "karpenter");

@@ -149,6 +149,16 @@ final class PolicyValidator {
                 fail("repair.protocol must be one of " + PROTOCOLS + ", got '" + r.protocol() + "'", "repair", "protocol");
             }
             duration(r.replaceTimeout(), "repair", "replaceTimeout");
+            if (r.resetMethod() != null && !java.util.List.of("node-agent", "job").contains(r.resetMethod())) {
+                fail("repair.resetMethod must be node-agent or job, got '" + r.resetMethod() + "'", "repair", "resetMethod");
+            }
+            if (r.resetJob() != null && r.resetJob().namespace() != null && !r.resetJob().namespace().matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
+                fail("repair.resetJob.namespace: '" + r.resetJob().namespace() + "' is not a namespace name", "repair", "resetJob");
+            }
+            if (r.dra() != null && r.dra().apiVersion() != null && !r.dra().apiVersion().startsWith("resource.k8s.io/")) {
+                fail("repair.dra.apiVersion: '" + r.dra().apiVersion() + "' is not a resource.k8s.io version (DeviceTaintRule lives there)",
+                        "repair", "dra");
+            }
             if (r.pools() != null) {
                 for (Map.Entry<String, String> e : r.pools().entrySet()) {
                     if (!PROTOCOLS.contains(e.getValue())) {

@@ -78,6 +78,20 @@ final class NodeRepairAgents implements AutoCloseable {
 
     private void reset(Node n, int index) {
         String node = n.getMetadata().getName();
+        Optional<String> refusal = resetGpu(node, index);
+        String bus = devices.device(node, index).pciBusId();
+        client.nodes().withName(node).edit(x -> new NodeBuilder(x).editMetadata()
+                .addToLabels(RESET_STATE, refusal.isEmpty() ? "succeeded" : "failed")
+                .addToAnnotations(RESET_MESSAGE, refusal.orElse("GPU " + bus + " was successfully reset.")).endMetadata().build());
+    }
+
+    /**
+     * {@code nvidia-smi --gpu-reset -i index} on the node, whoever runs it (the agent's handshake, a reset Job):
+     * refused while the GPU operator's operands or a pod still use the GPU, and for a fault a reset cannot clear;
+     * otherwise the GPU recovers and the device plugin advertises it again. Returns nvidia-smi's refusal, or empty.
+     */
+    Optional<String> resetGpu(String node, int index) {
+        Node n = client.nodes().withName(node).get();
         DeviceState.Device gpu = devices.device(node, index);
         String bus = gpu.pciBusId();
         Optional<String> refusal = operandsRunning(n).map(o -> "Unable to reset GPU " + bus + " because it is being used by "
@@ -91,17 +105,11 @@ final class NodeRepairAgents implements AutoCloseable {
                 });
         if (refusal.isEmpty()) {
             devices.recover(node, index);
+            int count = devices.devices(node).size();
+            client.nodes().withName(node).edit(x -> new NodeBuilder(x).editStatus()
+                    .addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(count - devices.unhealthyCount(node)))).endStatus().build());
         }
-        int count = devices.devices(node).size();
-        client.nodes().withName(node).edit(x -> {
-            NodeBuilder b = new NodeBuilder(x).editMetadata().addToLabels(RESET_STATE, refusal.isEmpty() ? "succeeded" : "failed")
-                    .addToAnnotations(RESET_MESSAGE, refusal.orElse("GPU " + bus + " was successfully reset.")).endMetadata();
-            if (refusal.isEmpty()) {
-                b.editStatus().addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(count - devices.unhealthyCount(node))))
-                        .endStatus();
-            }
-            return b.build();
-        });
+        return refusal;
     }
 
     /** A reboot clears every GPU; then a DCGM diagnostic (level 2) runs and labels the node. */

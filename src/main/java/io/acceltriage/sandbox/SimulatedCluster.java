@@ -53,7 +53,7 @@ public final class SimulatedCluster implements AutoCloseable {
             server.dispatcher().onWritten(provisioners::written);
             NodeRepairAgents agents = new NodeRepairAgents(server.client(), devices, xids, provisioners);
             server.dispatcher().onNodeWritten(agents::nodeWritten);
-            DiagnosticJobs jobs = new DiagnosticJobs(server.client(), devices, server.logs());
+            DiagnosticJobs jobs = new DiagnosticJobs(server.client(), devices, server.logs(), agents);
             server.dispatcher().onJobCreated(jobs::jobCreated);
             return new SimulatedCluster(server, devices, ExporterText.load(), faults, agents, jobs, provisioners);
         } catch (RuntimeException e) {

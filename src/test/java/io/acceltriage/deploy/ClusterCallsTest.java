@@ -167,6 +167,20 @@ class ClusterCallsTest {
                 by.now = "reset-gpu";
                 cluster.inject(Fault.xid("gpu-a100-06", 0, 48));
                 assertEquals(ActionStatus.SUCCEEDED, run(executor, ActionKind.RESET_GPU, "gpu-a100-06/0").status());
+                by.now = "reset-gpu (job, DRA)";
+                Policy byJob = Policy.parse("j.yaml", """
+                        apiVersion: acceltriage.io/v1
+                        kind: Policy
+                        repair: {resetMethod: job, resetTimeout: 10s}
+                        """.getBytes(StandardCharsets.UTF_8));
+                cluster.apiServer().apply(Map.of("apiVersion", "resource.k8s.io/v1beta1", "kind", "ResourceSlice",
+                        "metadata", Map.of("name", "gpu-a100-10-gpu.nvidia.com"),
+                        "spec", Map.of("driver", "gpu.nvidia.com", "nodeName", "gpu-a100-10", "pool", Map.of("name", "gpu-a100-10"),
+                                "devices", List.of(Map.of("name", "gpu-0")))));
+                cluster.inject(Fault.xid("gpu-a100-10", 0, 48));
+                ActionRecord jobReset = run(executor(client, cluster, byJob), ActionKind.RESET_GPU, "gpu-a100-10/0");
+                assertEquals(ActionStatus.SUCCEEDED, jobReset.status(), jobReset.detail());
+                assertTrue(jobReset.detail().contains("removed the DeviceTaintRule"), jobReset.detail());
                 by.now = "reboot-node";
                 run(executor, ActionKind.CORDON_NODE, "gpu-h100-06");
                 run(executor, ActionKind.REPAIR_NODE, "gpu-h100-06");

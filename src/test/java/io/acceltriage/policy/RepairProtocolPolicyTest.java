@@ -42,6 +42,21 @@ class RepairProtocolPolicyTest {
     }
 
     @Test
+    void theResetMethodAndItsJobAreCheckedWithTheirLines() {
+        Policy bare = parse("");
+        assertEquals("node-agent", bare.resetMethod());
+        assertEquals("policies/reset-gpu-job.yaml", bare.resetTemplate());
+        assertEquals(new Policy.Dra("gpu.nvidia.com", "resource.k8s.io/v1alpha3"), bare.dra());
+        Policy job = parse("repair:\n  resetMethod: job\n  resetJob: {namespace: gpu-ops}\n  dra: {apiVersion: resource.k8s.io/v1}\n");
+        assertEquals("job", job.resetMethod());
+        assertEquals("gpu-ops", job.resetNamespace());
+        assertEquals(new Policy.Dra("gpu.nvidia.com", "resource.k8s.io/v1"), job.dra());
+        assertTrue(refusal("repair:\n  resetMethod: ssh\n").startsWith("p.yaml:4: repair.resetMethod must be node-agent or job, got 'ssh'"));
+        assertTrue(refusal("repair:\n  resetJob: {namespace: Bad_NS}\n").contains("repair.resetJob.namespace: 'Bad_NS' is not a namespace name"));
+        assertTrue(refusal("repair:\n  dra: {apiVersion: v1}\n").contains("repair.dra.apiVersion: 'v1' is not a resource.k8s.io version"));
+    }
+
+    @Test
     void repairNodeIsTheFormerNameOfRebootNodeAndStillMeansIt() {
         assertEquals(ActionKind.REPAIR_NODE, ActionKind.parse("repair-node"));
         assertEquals(ActionKind.REPAIR_NODE, ActionKind.parse("reboot-node"));
