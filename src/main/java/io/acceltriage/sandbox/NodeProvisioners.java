@@ -175,6 +175,11 @@ final class NodeProvisioners implements AutoCloseable {
         String machine = n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get("cluster.x-k8s.io/machine");
         if (machine != null) client.genericKubernetesResources(MACHINES).inNamespace(CAPI_NAMESPACE).withName(machine).delete();
         client.nodes().withName(old).delete();
+        // a NodeClaim still naming the node (a handshake repairer replaced it, not Karpenter) goes with it, after the node:
+        // the termination reconciler this deletion wakes must find no node left to replace
+        client.genericKubernetesResources(NODECLAIMS).list().getItems().stream()
+                .filter(c -> c.getAdditionalProperties().get("status") instanceof Map<?, ?> st && old.equals(st.get("nodeName")))
+                .forEach(c -> client.genericKubernetesResources(NODECLAIMS).withName(c.getMetadata().getName()).delete());
         String name = pool.nodePrefix() + FleetSeed.suffix("replacement/" + old + "/" + made.incrementAndGet() + "/" + UUID.randomUUID(), 5);
         devices.join(name, pool);
         HasMetadata fresh = seed.node(pool, name, zone);

@@ -163,6 +163,20 @@ class RepairProtocolsTest {
     }
 
     @Test
+    void aHandshakeRepairerAskedToReplaceAnswersWithANewNodeInThePool() {
+        policy("");
+        String old = "gpu-h100-05";
+        ActionRecord replaced = step(ActionKind.REPLACE_NODE, old);
+        assertEquals(ActionStatus.SUCCEEDED, replaced.status(), replaced.detail());
+        assertTrue(replaced.detail().contains("(handshake, replace): label acceltriage.io/repair=requested, acceltriage.io/repair-action=replace"),
+                replaced.detail());
+        Node fresh = Repairers.standingFor(client, old).orElseThrow();
+        assertNotEquals(old, fresh.getMetadata().getName());
+        assertEquals("h100-train", fresh.getMetadata().getLabels().get("acceltriage.io/pool"));
+        validatedAndReturned(old);
+    }
+
+    @Test
     void karpenterCannotRebootSoRebootNodeIsRefusedBeforeTheNodeIsDrained() {
         policy("h100-train: karpenter");
         String node = "gpu-h100-10";
