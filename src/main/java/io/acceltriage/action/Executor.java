@@ -76,7 +76,8 @@ public final class Executor {
         for (Mitigation m : List.of(new CordonNode(client, taint, timing), new RestartPod(client, timing),
                 restarts, new DrainNode(client, taint, timing), new ShiftReplicas(client, timing),
                 new RestartNodeAgent(client, timing), new ResetGpu(client, taint, gpus, policy, node -> store.cordonedNodes().containsKey(node), timing),
-                new RepairNode(client, taint, policy, timing), new ReturnNode(client, taint, policy, timing),
+                new RepairNode(client, taint, policy, poolLabels, timing), new ReplaceNode(client, taint, policy, poolLabels, timing),
+                new ReturnNode(client, taint, policy, timing),
                 new ValidateNode(client, policy, poolLabels, timing),
                 new PauseRollout(client, timing))) {
             mitigations.put(m.kind(), m);
@@ -153,7 +154,7 @@ public final class Executor {
             return held.get();
         }
         Mitigation m = mitigations.get(record.kind());
-        Mitigation.Target target = new Mitigation.Target(record.target(), record.subjectUid());
+        Mitigation.Target target = steps.target(record);
         Outcome outcome;
         if (m == null) {
             outcome = Outcome.failed(record.kind().wireName() + " is not carried out by this version; a person must do it", false);
@@ -244,7 +245,7 @@ public final class Executor {
         Mitigation m = mitigations.get(record.kind());
         if (m == null) return Optional.of("supported: " + record.kind().wireName() + " is not carried out by this version");
         String uid = record.subjectUid() != null ? record.subjectUid() : captureQuietly(m, record.target());
-        return unmet(m, new Mitigation.Target(record.target(), uid));
+        return unmet(m, new Mitigation.Target(steps.target(record).name(), uid));
     }
 
     private static Optional<String> unmet(Mitigation m, Mitigation.Target target) {
@@ -324,7 +325,7 @@ public final class Executor {
         }
         Outcome o;
         try {
-            o = m.undo(new Mitigation.Target(r.target(), r.subjectUid()));
+            o = m.undo(steps.target(r));
         } catch (KubernetesClientException e) {
             o = Outcome.failed(apiFailure(e), e.getCode() >= 500 || e.getCode() <= 0);
         }

@@ -3,7 +3,6 @@ package io.acceltriage.action;
 import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Policy;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Taint;
@@ -15,18 +14,13 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Hands a node to whatever repairs nodes in the cluster (reboot, reimage, replace), after draining it:
- * acceltriage lets go of the node and the repairer says when it is done. Two protocols, per policy
- * ({@code repair.protocol}):
- *
- * <ul>
- *   <li>{@code handshake} (NVSentinel's external remediation): the taint {@value #TAINT}{@code =requested:NoSchedule}
- *       and the label {@value #LABEL}{@code =requested}; the repairer sets the label to {@code complete}
- *       or {@code failed}, its own words in the annotation {@value #MESSAGE}.
- *   <li>{@code medik8s} (NodeHealthCheck remediation templates): a remediation CR named after the node
- *       (e.g. SelfNodeRemediation), which the remediator acts on and marks {@code Succeeded}; the label
- *       {@value #LABEL}{@code =requested} says the node is with repair.
- * </ul>
+ * {@code reboot-node} (formerly {@code repair-node}): hands a node to whatever repairs nodes in its pool
+ * to be rebooted, after draining it; acceltriage lets go of the node and waits for it to come back.
+ * The protocol is the pool's ({@code repair.pools}, else {@code repair.protocol}; see {@link Repairers}):
+ * {@code handshake} (taint and label, the repairer answers on the label), {@code medik8s} (a remediation
+ * CR named after the node, which the remediator marks {@code Succeeded}), {@code clusterapi} (the owning
+ * Machine marked for its MachineHealthCheck's remediation; back when the node is Ready with a new boot id).
+ * Karpenter cannot reboot a node: under {@code karpenter} the action refuses and says to replace it.
  *
  * A health label or validation from before the repair is removed, so {@link ReturnNode} can only trust a check run after it.
  */
@@ -40,13 +34,17 @@ final class RepairNode implements Mitigation {
     private final KubernetesClient client;
     private final DrainNode drain;
     private final Supplier<Policy> policy;
+    private final List<String> poolLabels;
     private final Timing timing;
+    private final Repairers repairers;
 
-    RepairNode(KubernetesClient client, Supplier<Policy.Taint> taint, Supplier<Policy> policy, Timing timing) {
+    RepairNode(KubernetesClient client, Supplier<Policy.Taint> taint, Supplier<Policy> policy, List<String> poolLabels, Timing timing) {
         this.client = client;
         this.drain = new DrainNode(client, taint, timing);
         this.policy = policy;
+        this.poolLabels = poolLabels;
         this.timing = timing;
+        this.repairers = new Repairers(client);
     }
 
     @Override
@@ -56,41 +54,69 @@ final class RepairNode implements Mitigation {
 
     @Override
     public List<Precondition> preconditions() {
-        return List.of(new Preconditions.NodeExists(client));
+        return List.of(new Preconditions.NodeExists(client), new ProtocolCan(client, policy, poolLabels, Repairers.Asked.REBOOT));
+    }
+
+    /** The pool's protocol can do what is asked (Karpenter cannot reboot): refused before the node is drained. */
+    record ProtocolCan(KubernetesClient client, Supplier<Policy> policy, List<String> poolLabels, Repairers.Asked asked)
+            implements Precondition {
+        public String name() {
+            return "protocol-can-" + asked.word();
+        }
+
+        public java.util.Optional<String> unmet(Mitigation.Target t) {
+            Node n = client.nodes().withName(t.name()).get();
+            if (n == null) return java.util.Optional.empty();
+            return Repairers.unable(protocol(policy.get(), Repairers.pool(n, poolLabels)), asked);
+        }
+    }
+
+    static String protocol(Policy p, String pool) {
+        return p == null ? "handshake" : p.repairProtocol(pool);
     }
 
     @Override
     public Outcome apply(Mitigation.Target target, boolean dryRun) {
+        return handOver(client, drain, policy.get(), poolLabels, target, dryRun, Repairers.Asked.REBOOT);
+    }
+
+    /**
+     * Drains the node, marks it handed over (label, time, protocol, boot id, what is asked) and asks the
+     * pool's repairer. Shared by reboot-node and replace-node, which differ in what they wait for.
+     */
+    static Outcome handOver(KubernetesClient client, DrainNode drain, Policy p, List<String> poolLabels, Mitigation.Target target,
+            boolean dryRun, Repairers.Asked asked) {
         String node = target.name();
+        Node before = client.nodes().withName(node).get();
+        if (before == null) return Outcome.failed("node " + node + " does not exist", false);
+        String protocol = protocol(p, Repairers.pool(before, poolLabels));
+        java.util.Optional<String> unable = Repairers.unable(protocol, asked);
+        if (unable.isPresent()) return Outcome.failed(unable.get(), false);
         Outcome drained = drain.apply(target, dryRun);
         if (!drained.success()) {
             return Outcome.failed(drained.detail() + "; the node is not handed to repair while workloads are on it", false);
         }
-        String protocol = protocol();
         if (dryRun) {
-            return Outcome.done(drained.detail() + "; would hand " + node + " to repair (" + protocol + ")");
+            return Outcome.done(drained.detail() + "; would hand " + node + " to repair (" + protocol + ") to " + asked.word() + " it");
         }
-        String health = healthLabel().key();
+        String health = p == null ? Policy.DEFAULT_HEALTH_LABEL.key() : p.healthLabel().key();
         client.nodes().withName(node).edit(n -> {
             NodeBuilder b = new NodeBuilder(n);
             b.editMetadata().addToLabels(LABEL, "requested").removeFromLabels(health).removeFromLabels(ValidateNode.LABEL)
                     .removeFromAnnotations(MESSAGE)
-                    .addToAnnotations(REQUESTED_AT, Instant.now().toString()).endMetadata();
+                    .addToAnnotations(REQUESTED_AT, Instant.now().toString()).addToAnnotations(Repairers.PROTOCOL, protocol)
+                    .addToAnnotations(Repairers.ASKED, asked.word()).endMetadata();
+            String boot = Repairers.bootId(n);
+            if (boot != null) b.editMetadata().addToAnnotations(Repairers.BOOT_ID, boot).endMetadata();
             if ("handshake".equals(protocol) && !hasTaint(n)) b.editSpec().addToTaints(taint()).endSpec();
             return b.build();
         });
-        if ("medik8s".equals(protocol)) {
-            Policy.Remediation r = policy.get().remediation();
-            if (remediation(r, node) == null) {
-                remediations(client, r).resource(new GenericKubernetesResourceBuilder().withApiVersion(r.apiVersion()).withKind(r.kind())
-                                .withNewMetadata().withName(node).withNamespace(r.namespace())
-                                .addToLabels("app.kubernetes.io/managed-by", "acceltriage").endMetadata().build())
-                        .create();
-            }
-            return Outcome.done(drained.detail() + "; handed " + node + " to repair: created " + r.kind() + " " + r.namespace() + "/" + node);
+        try {
+            return Outcome.done(drained.detail() + "; handed " + node + " to repair (" + protocol + ", " + asked.word() + "): "
+                    + new Repairers(client).ask(before, protocol, asked, p));
+        } catch (Repairers.Refused e) {
+            return Outcome.failed(drained.detail() + "; " + e.getMessage() + "; the node stays cordoned and drained", false);
         }
-        return Outcome.done(drained.detail() + "; handed " + node + " to repair: label " + LABEL + "=requested, taint " + TAINT
-                + ":NoSchedule; the repairer answers with " + LABEL + "=complete|failed");
     }
 
     @Override
@@ -102,14 +128,6 @@ final class RepairNode implements Mitigation {
         });
         return handed ? Outcome.done("node " + target.name() + " is cordoned and with repair")
                 : Outcome.failed("node " + target.name() + " no longer carries the repair hand-over or was uncordoned", false);
-    }
-
-    private String protocol() {
-        return policy.get() == null ? "handshake" : policy.get().repairProtocol();
-    }
-
-    private Policy.HealthLabel healthLabel() {
-        return policy.get() == null ? Policy.DEFAULT_HEALTH_LABEL : policy.get().healthLabel();
     }
 
     GenericKubernetesResource remediation(Policy.Remediation r, String node) {
@@ -132,12 +150,23 @@ final class RepairNode implements Mitigation {
 
     /**
      * Still with repair: under the handshake the repairer has not answered; under medik8s the
-     * remediation CR has not succeeded (the CR, not the label, is medik8s's answer).
+     * remediation CR has not succeeded (the CR, not the label, is medik8s's answer); under Cluster API,
+     * which answers nothing of its own, the node has not come back Ready with a new boot id.
      */
     static java.util.Optional<String> stillWithRepair(KubernetesClient client, Policy p, Node n) {
         String node = n.getMetadata().getName();
         String state = labels(n).get(LABEL);
-        if (p == null || !"medik8s".equals(p.repairProtocol())) {
+        String protocol = Repairers.protocolOf(n, p);
+        if ("clusterapi".equals(protocol) || "karpenter".equals(protocol)) {
+            String before = annotations(n).get(Repairers.BOOT_ID);
+            if (before == null || !"requested".equals(state)) return java.util.Optional.empty();
+            if (before.equals(Repairers.bootId(n))) {
+                return java.util.Optional.of("node " + node + " has not rebooted yet (boot id " + before + " unchanged)");
+            }
+            return Pods.nodeReady(n) ? java.util.Optional.empty()
+                    : java.util.Optional.of("node " + node + " rebooted but is not Ready yet");
+        }
+        if (!"medik8s".equals(protocol) || p == null || p.remediation() == null) {
             return "requested".equals(state)
                     ? java.util.Optional.of("the repairer has not answered yet (label " + LABEL + "=requested)") : java.util.Optional.empty();
         }

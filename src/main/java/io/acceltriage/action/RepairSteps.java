@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The way back from repair runs in order, each step on its own: {@code repair-node}, then
+ * The way back from repair runs in order, each step on its own: {@code reboot-node} or {@code replace-node}, then
  * {@code validate-node} once the repairer answered, then {@code return-node} once the validation passed
  * (once the repairer answered, where no validation was proposed). A later step proposed with the
  * first one waits: allowed, it stays PLANNED until the step before it completes; awaiting approval, its
@@ -45,13 +45,14 @@ final class RepairSteps {
     State of(ActionRecord r) {
         if (!follows(r.kind())) return FREE;
         List<ActionRecord> incident = store.ofIncident(r.incidentId());
-        Optional<ActionRecord> before = step(incident, r.kind() == ActionKind.RETURN_NODE ? ActionKind.VALIDATE_NODE : ActionKind.REPAIR_NODE, r)
-                .or(() -> r.kind() == ActionKind.RETURN_NODE ? step(incident, ActionKind.REPAIR_NODE, r) : Optional.empty());
+        Optional<ActionRecord> before = (r.kind() == ActionKind.RETURN_NODE ? step(incident, ActionKind.VALIDATE_NODE, r) : Optional.<ActionRecord>empty())
+                .or(() -> handOver(incident, r));
         if (before.isEmpty()) return FREE;
         ActionRecord b = before.get();
         String it = b.kind().wireName() + " " + b.target();
         switch (b.status()) {
             case SUCCEEDED:
+                // replace-node waited for its replacement itself; a reboot is over when the repairer says so
                 if (b.kind() != ActionKind.REPAIR_NODE) return new State(Readiness.READY, it + " passed");
                 Optional<String> held = withRepair(b.target());
                 return held.map(why -> new State(Readiness.WAITING, why))
@@ -64,6 +65,25 @@ final class RepairSteps {
             default:
                 return new State(Readiness.NEVER, it + " is " + b.status().name().toLowerCase() + ", so this step does not run");
         }
+    }
+
+    /** The hand-over to repair this step follows: a reboot or a replacement of the same node. */
+    private static Optional<ActionRecord> handOver(List<ActionRecord> incident, ActionRecord of) {
+        return step(incident, ActionKind.REPAIR_NODE, of).or(() -> step(incident, ActionKind.REPLACE_NODE, of));
+    }
+
+    /**
+     * What a step acts on: its target, or, after a replace-node of that node succeeded, the replacement
+     * that joined in its place (validate-node and return-node are proposed before anyone knows its name).
+     */
+    Mitigation.Target target(ActionRecord r) {
+        Mitigation.Target as = new Mitigation.Target(r.target(), r.subjectUid());
+        if (!follows(r.kind())) return as;
+        boolean replaced = store.ofIncident(r.incidentId()).stream().anyMatch(a -> a.kind() == ActionKind.REPLACE_NODE
+                && a.target().equals(r.target()) && a.status() == ActionStatus.SUCCEEDED);
+        if (!replaced) return as;
+        return Repairers.standingFor(client, r.target()).map(n -> new Mitigation.Target(n.getMetadata().getName(), r.subjectUid()))
+                .orElse(as);
     }
 
     private static Optional<ActionRecord> step(List<ActionRecord> incident, ActionKind kind, ActionRecord of) {

@@ -46,6 +46,10 @@ final class ResetGpu implements Mitigation {
     private final Supplier<Policy> policy;
     private final Predicate<String> cordonedByUs;
     private final Timing timing;
+    private final ResetJob resetJob;
+    private final DeviceTaints devices;
+
+    private static final Policy.Dra DEFAULT_DRA = new Policy.Dra("gpu.nvidia.com", "resource.k8s.io/v1alpha3");
 
     /** {@code cordonedByUs}: whether this service's own cordon-node fenced the node, so the reset may open it again. */
     ResetGpu(KubernetesClient client, Supplier<Policy.Taint> taint, GpuDevices gpus, Supplier<Policy> policy,
@@ -56,6 +60,8 @@ final class ResetGpu implements Mitigation {
         this.policy = policy;
         this.cordonedByUs = cordonedByUs;
         this.timing = timing;
+        this.resetJob = new ResetJob(client, timing);
+        this.devices = new DeviceTaints(client);
     }
 
     @Override
@@ -100,22 +106,33 @@ final class ResetGpu implements Mitigation {
             return Outcome.failed("pods still hold GPU " + gpu.index + " after eviction: " + refs(holders(gpu, Optional.empty()))
                     + "; the GPU is not reset, the node stays cordoned", false);
         }
+        Policy p = policy.get();
+        boolean byJob = p != null && "job".equals(p.resetMethod());
+        Duration wait = p == null ? Duration.ofMinutes(5) : p.resetTimeout();
+        Optional<String> marked = devices.mark(p == null ? DEFAULT_DRA : p.dra(), gpu.node, gpu.index);
         pause(gpu.node, operands);
-        request(gpu);
-        Duration wait = policy.get() == null ? Duration.ofMinutes(5) : policy.get().resetTimeout();
-        boolean answered = timing.until(wait, () -> labels(node(gpu.node)).containsKey(STATE));
-        Node answeredNode = node(gpu.node);
-        String state = labels(answeredNode).get(STATE);
-        // The agent's own sentence, without its full stop: it is quoted inside ours.
-        String said = annotations(answeredNode).getOrDefault(MESSAGE, "").strip().replaceAll("\\.$", "");
-        List<String> restored = restore(gpu.node);
-        String steps = fenced.detail() + "; evicted " + refs(holders) + "; paused and restored " + restored;
-        if (!answered) {
-            return Outcome.failed(steps + "; the node agent did not answer the reset of GPU " + gpu.index + " within "
-                    + wait.toSeconds() + " s (label " + REQUEST + "): the node stays cordoned; check the agent on " + gpu.node, false);
+        ResetJob.Answer answer;
+        List<String> restored;
+        try {
+            answer = byJob ? resetJob.run(p, gpu.node, gpu.index, wait) : askAgent(gpu, wait);
+        } catch (IllegalArgumentException e) {
+            answer = new ResetJob.Answer(false, false, "the reset Job's template cannot be used: " + e.getMessage()
+                    + "; fix repair.resetJob.template in the policy");
+        } finally {
+            // the operands come back whatever became of the reset: a node without its device plugin serves nothing
+            restored = restore(gpu.node);
         }
-        if (!"succeeded".equals(state)) {
-            return Outcome.failed(steps + "; the node agent could not reset GPU " + gpu.index + ": " + said
+        String said = answer.said();
+        String steps = fenced.detail() + "; evicted " + refs(holders) + marked.map(m -> "; marked " + m).orElse("")
+                + "; paused and restored " + restored;
+        String who = byJob ? "the reset Job" : "the node agent";
+        if (!answer.answered()) {
+            return Outcome.failed(steps + "; " + who + " did not answer the reset of GPU " + gpu.index + " within "
+                    + wait.toSeconds() + " s (" + (byJob ? said : "label " + REQUEST) + "): the node stays cordoned; check "
+                    + (byJob ? "the Job's pod" : "the agent on " + gpu.node), false);
+        }
+        if (!answer.succeeded()) {
+            return Outcome.failed(steps + "; " + who + " could not reset GPU " + gpu.index + ": " + said
                     + "; the node stays cordoned, a person reboots or replaces it", false);
         }
         Optional<String> sick = timing.until(timing.verifyTimeout(), () -> unhealthy(gpu).isEmpty()) ? Optional.empty()
@@ -123,7 +140,9 @@ final class ResetGpu implements Mitigation {
         if (sick.isPresent()) {
             return Outcome.failed(steps + "; reset answered \"" + said + "\" but " + sick.get() + ": the node stays cordoned", false);
         }
-        String done = steps + "; node agent: " + said + "; GPU " + gpu.index + " healthy, XID cleared";
+        marked.ifPresent(m -> devices.unmark(p == null ? DEFAULT_DRA : p.dra(), gpu.node, gpu.index));
+        String done = steps + "; " + (byJob ? "reset Job" : "node agent") + ": " + said + "; GPU " + gpu.index + " healthy, XID cleared"
+                + marked.map(m -> "; removed the DeviceTaintRule").orElse("");
         if (othersFence) {
             return Outcome.done(done + "; " + gpu.node + " stays cordoned: it was cordoned before the reset, not by acceltriage");
         }
@@ -226,6 +245,16 @@ final class ResetGpu implements Mitigation {
             for (String o : operands) b.editMetadata().addToLabels(DEPLOY + o, "false").endMetadata();
             return b.build();
         });
+    }
+
+    /** The label handshake with the node agent: ask, wait for its answer, read its words. */
+    private ResetJob.Answer askAgent(Device gpu, Duration wait) {
+        request(gpu);
+        boolean answered = timing.until(wait, () -> labels(node(gpu.node)).containsKey(STATE));
+        Node answeredNode = node(gpu.node);
+        // The agent's own sentence, without its full stop: it is quoted inside ours.
+        String said = annotations(answeredNode).getOrDefault(MESSAGE, "").strip().replaceAll("\\.$", "");
+        return new ResetJob.Answer(answered, "succeeded".equals(labels(answeredNode).get(STATE)), said);
     }
 
     private void request(Device gpu) {

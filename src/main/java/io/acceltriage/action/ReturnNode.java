@@ -58,13 +58,17 @@ final class ReturnNode implements Mitigation {
             return Outcome.done("dry run: " + node + " passed validation (" + passed + "); would clear the repair hand-over and uncordon it");
         }
         Policy.Remediation r = policy.get() == null ? null : policy.get().remediation();
-        if (r != null && "medik8s".equals(policy.get().repairProtocol())) {
+        String protocol = Repairers.protocolOf(n, policy.get());
+        if (r != null && "medik8s".equals(protocol)) {
             RepairNode.remediations(client, r).withName(node).delete();
         }
+        if ("clusterapi".equals(protocol)) unmarkMachine(n);
         client.nodes().withName(node).edit(x -> {
             NodeBuilder b = new NodeBuilder(x);
             b.editMetadata().removeFromLabels(RepairNode.LABEL).removeFromAnnotations(RepairNode.MESSAGE)
-                    .removeFromAnnotations(RepairNode.REQUESTED_AT).endMetadata();
+                    .removeFromAnnotations(RepairNode.REQUESTED_AT).removeFromAnnotations(Repairers.PROTOCOL)
+                    .removeFromAnnotations(Repairers.ASKED).removeFromAnnotations(Repairers.BOOT_ID).endMetadata();
+            // Repairers.REPLACES stays: an undo of this return finds the replacement by it
             if (x.getSpec().getTaints() != null) {
                 b.editSpec().withTaints(x.getSpec().getTaints().stream().filter(t -> !RepairNode.TAINT.equals(t.getKey())).toList())
                         .endSpec();
@@ -74,6 +78,27 @@ final class ReturnNode implements Mitigation {
         Outcome open = new CordonNode(client, taint, timing).undo(target);
         return Outcome.done(node + " passed validation (Ready, every GPU advertised, " + passed + "); cleared the repair hand-over; "
                 + open.detail());
+    }
+
+    /**
+     * A Machine rebooted by its MachineHealthCheck's external remediation must not keep the remediation
+     * request, or it would be remediated again; the controller usually clears it, this makes sure.
+     */
+    private void unmarkMachine(Node n) {
+        Map<String, String> notes = RepairNode.annotations(n);
+        String machine = notes.get(Repairers.CAPI_MACHINE);
+        String namespace = notes.get(Repairers.CAPI_NAMESPACE);
+        if (machine == null || namespace == null) return;
+        var m = client.genericKubernetesResources(Repairers.MACHINES).inNamespace(namespace).withName(machine);
+        var found = m.get();
+        if (found == null || found.getMetadata().getAnnotations() == null
+                || !found.getMetadata().getAnnotations().containsKey(Repairers.CAPI_REMEDIATE)) return;
+        m.edit(x -> {
+            var a = new java.util.HashMap<>(x.getMetadata().getAnnotations());
+            a.remove(Repairers.CAPI_REMEDIATE);
+            x.getMetadata().setAnnotations(a);
+            return x;
+        });
     }
 
     /** Why the node may not come back yet, in the words of whoever said so; empty when it may. */

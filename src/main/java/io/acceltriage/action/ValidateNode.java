@@ -148,8 +148,7 @@ final class ValidateNode implements Mitigation {
     }
 
     private String pool(Node n) {
-        Map<String, String> labels = RepairNode.labels(n);
-        return poolLabels.stream().filter(labels::containsKey).map(labels::get).findFirst().orElse(null);
+        return Repairers.pool(n, poolLabels);
     }
 
     private static int gpus(Node n) {
@@ -171,7 +170,7 @@ final class ValidateNode implements Mitigation {
                 .filter(j -> !finished(j)).findFirst();
     }
 
-    private static boolean finished(Job j) {
+    static boolean finished(Job j) {
         if (j == null || j.getStatus() == null) return false;
         return (j.getStatus().getSucceeded() != null && j.getStatus().getSucceeded() > 0)
                 || (j.getStatus().getFailed() != null && j.getStatus().getFailed() > 0);
@@ -179,10 +178,15 @@ final class ValidateNode implements Mitigation {
 
     /** The diagnostic container's log of the Job's pod (the Job controller labels it job-name). */
     private Optional<String> log(String namespace, String job) {
+        return log(client, namespace, job, CONTAINER);
+    }
+
+    /** The log of {@code container} in the Job's pod (the Job controller labels it job-name); empty when there is none. */
+    static Optional<String> log(KubernetesClient client, String namespace, String job, String container) {
         List<Pod> pods = client.pods().inNamespace(namespace).withLabel("job-name", job).list().getItems();
         for (Pod pod : pods) {
             try {
-                String text = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).inContainer(CONTAINER).getLog();
+                String text = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).inContainer(container).getLog();
                 if (text != null && !text.isBlank()) return Optional.of(text);
             } catch (KubernetesClientException e) {
                 // a pod gone or its log unavailable: try the next one, else report no result
@@ -209,7 +213,7 @@ final class ValidateNode implements Mitigation {
         return job;
     }
 
-    private static String read(String template) {
+    static String read(String template) {
         Path file = Path.of(template);
         try {
             if (Files.isRegularFile(file)) return Files.readString(file, StandardCharsets.UTF_8);

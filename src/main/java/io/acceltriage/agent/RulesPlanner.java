@@ -202,7 +202,7 @@ public final class RulesPlanner {
 
     /** The hand-over to repair for a reboot, then validation and the node's return. */
     private static List<Proposal> rebootThroughRepair(String node, String why, List<String> cited) {
-        return List.of(new Proposal(ActionKind.REPAIR_NODE, node, "hand " + node + " to repair: " + why, cited, BY),
+        return List.of(new Proposal(ActionKind.REPAIR_NODE, node, "hand " + node + " to its pool's repairer to reboot it: " + why, cited, BY),
                 new Proposal(ActionKind.VALIDATE_NODE, node, "run DCGM diagnostics on " + node + " once it is back from repair", cited, BY),
                 new Proposal(ActionKind.RETURN_NODE, node, "return " + node + " once repaired and its validation passes", cited, BY));
     }

@@ -14,7 +14,14 @@ public enum ActionKind {
     RESTART_NODE_AGENT("restart-node-agent", TargetKind.NODE),
     /** Target NODE/GPU (the GPU's index on the node, as nvidia-smi and dcgm-exporter's gpu label number it). */
     RESET_GPU("reset-gpu", TargetKind.NODE),
-    REPAIR_NODE("repair-node", TargetKind.NODE),
+    /**
+     * The node handed to its pool's repairer to be rebooted ({@code repair.protocol}), back as the same
+     * node with a new boot id. Its wire name was {@code repair-node} before replace-node existed; that
+     * name still parses to it, so older scenarios, policies and stored actions keep their meaning.
+     */
+    REPAIR_NODE("reboot-node", TargetKind.NODE, "repair-node"),
+    /** The node handed to its pool's repairer to be replaced: a new node joins the pool and stands in for it. */
+    REPLACE_NODE("replace-node", TargetKind.NODE),
     RETURN_NODE("return-node", TargetKind.NODE),
     /** DCGM diagnostics as a Job on a fenced node; a pass is what return-node takes it back on. */
     VALIDATE_NODE("validate-node", TargetKind.NODE),
@@ -23,10 +30,22 @@ public enum ActionKind {
 
     private final String wireName;
     private final TargetKind target;
+    /** An earlier wire name that still parses to this kind (never written out). */
+    private final String formerName;
 
     ActionKind(String wireName, TargetKind target) {
+        this(wireName, target, null);
+    }
+
+    ActionKind(String wireName, TargetKind target, String formerName) {
         this.wireName = wireName;
         this.target = target;
+        this.formerName = formerName;
+    }
+
+    /** The earlier wire name that still means this kind, or null. */
+    public String formerName() {
+        return formerName;
     }
 
     /** What the target names: a node, a pod or a workload. */
@@ -65,7 +84,7 @@ public enum ActionKind {
     @JsonCreator
     public static ActionKind parse(String s) {
         for (ActionKind k : values()) {
-            if (k.wireName.equals(s)) return k;
+            if (k.wireName.equals(s) || (k.formerName != null && k.formerName.equals(s))) return k;
         }
         throw new IllegalArgumentException("unknown action '" + s + "': expected one of " + wireNames());
     }

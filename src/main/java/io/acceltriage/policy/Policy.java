@@ -64,10 +64,64 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
      * {@code protocol}: how a node goes to repair ({@code handshake} or {@code medik8s});
      * {@code remediation}: the medik8s remediation CR to create; {@code healthLabel}: what must be
      * on a node before {@code return-node} takes it back (an alternative to {@code validation});
-     * {@code validation}: how {@code validate-node} runs DCGM diagnostics.
+     * {@code validation}: how {@code validate-node} runs DCGM diagnostics; {@code pools}: the protocol of a
+     * pool that differs from {@code protocol} (pool name → {@code handshake}, {@code medik8s},
+     * {@code clusterapi} or {@code karpenter}); {@code replaceTimeout}: how long {@code replace-node}
+     * waits for the replacement to join the pool.
      */
     public record Repair(List<String> operands, String resetTimeout, String protocol, Remediation remediation,
-            HealthLabel healthLabel, Validation validation) {}
+            HealthLabel healthLabel, Validation validation, Map<String, String> pools, String replaceTimeout,
+            String resetMethod, ResetJob resetJob, Dra dra) {}
+
+    /**
+     * reset-gpu as a Job ({@code resetMethod: job}): {@code template} the Job's YAML (an operator's file, else
+     * the bundled {@code policies/reset-gpu-job.yaml}), {@code namespace} where it runs.
+     */
+    public record ResetJob(String template, String namespace) {}
+
+    /**
+     * Where GPUs are DRA devices: the DRA driver's name (its ResourceSlices on the node say the node is one
+     * of them) and the {@code resource.k8s.io} version that serves DeviceTaintRule on this cluster.
+     */
+    public record Dra(String driver, String apiVersion) {}
+
+    public static final String DEFAULT_RESET_TEMPLATE = "policies/reset-gpu-job.yaml";
+
+    /** How a GPU is reset: {@code node-agent} (the label handshake, the default) or {@code job}. */
+    public String resetMethod() {
+        return repair == null || repair.resetMethod() == null ? "node-agent" : repair.resetMethod();
+    }
+
+    public String resetTemplate() {
+        return repair == null || repair.resetJob() == null || repair.resetJob().template() == null ? DEFAULT_RESET_TEMPLATE
+                : repair.resetJob().template();
+    }
+
+    public String resetNamespace() {
+        return repair == null || repair.resetJob() == null || repair.resetJob().namespace() == null ? validationNamespace()
+                : repair.resetJob().namespace();
+    }
+
+    /** NVIDIA's DRA driver and DeviceTaintRule as Kubernetes 1.33 serves it, unless the policy says otherwise. */
+    public Dra dra() {
+        Dra d = repair == null ? null : repair.dra();
+        return new Dra(d == null || d.driver() == null ? "gpu.nvidia.com" : d.driver(),
+                d == null || d.apiVersion() == null ? "resource.k8s.io/v1alpha3" : d.apiVersion());
+    }
+
+    /** The repair protocols a pool can name: who reboots or replaces its nodes, and how acceltriage asks. */
+    public static final List<String> REPAIR_PROTOCOLS = List.of("handshake", "medik8s", "clusterapi", "karpenter");
+
+    /** The protocol of the pool's repairer (null pool: the policy's default). */
+    public String repairProtocol(String pool) {
+        if (repair != null && repair.pools() != null && pool != null && repair.pools().containsKey(pool)) return repair.pools().get(pool);
+        return repairProtocol();
+    }
+
+    /** How long replace-node waits for a new node in the pool: 30 minutes unless set. */
+    public Duration replaceTimeout() {
+        return repair == null || repair.replaceTimeout() == null ? Duration.ofMinutes(30) : Durations.parse(repair.replaceTimeout());
+    }
 
     /**
      * DCGM diagnostics as a Job: {@code level} ({@code dcgmi diag -r}, 1–4) unless {@code pools} names
@@ -346,7 +400,9 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
     }
 
     ActionRule rule(ActionKind kind) {
-        return actions == null ? null : actions.get(kind.wireName());
+        if (actions == null) return null;
+        ActionRule rule = actions.get(kind.wireName());
+        return rule != null || kind.formerName() == null ? rule : actions.get(kind.formerName());
     }
 
     List<Budget> budgetsOrEmpty() {

@@ -338,7 +338,7 @@ public final class PolicyEngine {
 
     private Optional<Verdict> blastRadius(Policy pol, Proposal p, List<String> reasons) {
         switch (p.kind()) {
-            case CORDON_NODE, DRAIN_NODE, RESET_GPU, REPAIR_NODE -> {
+            case CORDON_NODE, DRAIN_NODE, RESET_GPU, REPAIR_NODE, REPLACE_NODE -> {
                 // A GPU reset and a hand-over to repair both fence the node first: the pool's cap holds for them too.
                 Optional<Verdict> pool = poolCap(pol, p, reasons);
                 if (pool.isPresent() || p.kind() != ActionKind.DRAIN_NODE) return pool;
@@ -447,6 +447,7 @@ public final class PolicyEngine {
             case RESET_GPU:
                 return ctx.family() != Family.DEVICE ? "a GPU reset needs a device diagnosis" : null;
             case REPAIR_NODE:
+            case REPLACE_NODE:
             case RETURN_NODE:
             case VALIDATE_NODE:
                 return ctx.family() == Family.APPLICATION ? "an application fault never sends a node to repair" : null;

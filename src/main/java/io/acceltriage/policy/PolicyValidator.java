@@ -16,7 +16,7 @@ import java.util.Set;
 final class PolicyValidator {
 
     private static final Set<String> PER = Set.of("target", "workload", "fleet");
-    private static final Set<String> PROTOCOLS = Set.of("handshake", "medik8s");
+    private static final java.util.List<String> PROTOCOLS = Policy.REPAIR_PROTOCOLS;
     private static final Set<String> EFFECTS = Set.of("NoSchedule", "PreferNoSchedule", "NoExecute");
 
     private final String file;
@@ -38,7 +38,11 @@ final class PolicyValidator {
             for (Map.Entry<String, Policy.ActionRule> e : p.actions().entrySet()) {
                 String k = e.getKey();
                 try {
-                    ActionKind.parse(k);
+                    ActionKind kind = ActionKind.parse(k);
+                    if (kind.formerName() != null && p.actions().containsKey(kind.wireName()) && p.actions().containsKey(kind.formerName())) {
+                        fail("actions: " + kind.formerName() + " is the former name of " + kind.wireName() + "; keep one of the two",
+                                "actions", k);
+                    }
                 } catch (IllegalArgumentException ex) {
                     fail(ex.getMessage(), "actions", k);
                 }
@@ -144,7 +148,26 @@ final class PolicyValidator {
             if (r.protocol() != null && !PROTOCOLS.contains(r.protocol())) {
                 fail("repair.protocol must be one of " + PROTOCOLS + ", got '" + r.protocol() + "'", "repair", "protocol");
             }
-            if ("medik8s".equals(r.protocol()) && (r.remediation() == null || blank(r.remediation().apiVersion())
+            duration(r.replaceTimeout(), "repair", "replaceTimeout");
+            if (r.resetMethod() != null && !java.util.List.of("node-agent", "job").contains(r.resetMethod())) {
+                fail("repair.resetMethod must be node-agent or job, got '" + r.resetMethod() + "'", "repair", "resetMethod");
+            }
+            if (r.resetJob() != null && r.resetJob().namespace() != null && !r.resetJob().namespace().matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
+                fail("repair.resetJob.namespace: '" + r.resetJob().namespace() + "' is not a namespace name", "repair", "resetJob");
+            }
+            if (r.dra() != null && r.dra().apiVersion() != null && !r.dra().apiVersion().startsWith("resource.k8s.io/")) {
+                fail("repair.dra.apiVersion: '" + r.dra().apiVersion() + "' is not a resource.k8s.io version (DeviceTaintRule lives there)",
+                        "repair", "dra");
+            }
+            if (r.pools() != null) {
+                for (Map.Entry<String, String> e : r.pools().entrySet()) {
+                    if (!PROTOCOLS.contains(e.getValue())) {
+                        fail("repair.pools." + e.getKey() + " must be one of " + PROTOCOLS + ", got '" + e.getValue() + "'", "repair", "pools");
+                    }
+                }
+            }
+            boolean medik8s = "medik8s".equals(r.protocol()) || (r.pools() != null && r.pools().containsValue("medik8s"));
+            if (medik8s && (r.remediation() == null || blank(r.remediation().apiVersion())
                     || blank(r.remediation().kind()) || blank(r.remediation().namespace()))) {
                 fail("repair.remediation needs apiVersion, kind and namespace for protocol medik8s, e.g. {apiVersion:"
                         + " remediation.medik8s.io/v1alpha1, kind: SelfNodeRemediation, namespace: medik8s}", "repair", "protocol");

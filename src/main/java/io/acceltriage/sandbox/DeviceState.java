@@ -43,6 +43,8 @@ final class DeviceState {
     private final Map<String, List<Device>> devices = new ConcurrentHashMap<>();
     private final Set<String> exporterDown = ConcurrentHashMap.newKeySet();
     private final Set<String> unhealthy = ConcurrentHashMap.newKeySet();
+    /** Nodes that joined after the seed (a repairer's replacements), with their pool. */
+    private final Map<String, FleetSpec.Pool> joined = new ConcurrentHashMap<>();
 
     DeviceState(FleetSpec spec) {
         this.spec = spec;
@@ -54,6 +56,7 @@ final class DeviceState {
         devices.clear();
         exporterDown.clear();
         unhealthy.clear();
+        joined.clear();
         for (FleetSpec.Pool pool : spec.pools()) {
             if (pool.accelerator() == null) {
                 continue;
@@ -70,6 +73,23 @@ final class DeviceState {
 
     FleetSpec spec() {
         return spec;
+    }
+
+    /** The pool of a seeded node or of one that joined since. */
+    FleetSpec.Pool pool(String node) {
+        FleetSpec.Pool p = joined.get(node);
+        return p != null ? p : spec.poolOf(node);
+    }
+
+    /** A new machine joined the pool (a replacement): its accelerators idle and healthy, as a fresh node's are. */
+    void join(String node, FleetSpec.Pool pool) {
+        joined.put(node, pool);
+        if (pool.accelerator() == null) return;
+        List<Device> list = new ArrayList<>();
+        for (int i = 0; i < pool.accelerator().count(); i++) {
+            list.add(pool.tpu() ? idleTpu(node, i, pool.accelerator()) : idleGpu(node, i, pool.accelerator()));
+        }
+        devices.put(node, List.copyOf(list));
     }
 
     boolean hasDevices(String node) {
@@ -103,10 +123,10 @@ final class DeviceState {
 
     /** A device given to a running workload: busy, warm, its memory mostly used. */
     void markBusy(String node, int index) {
-        FleetSpec.Accelerator accelerator = spec.poolOf(node).accelerator();
+        FleetSpec.Accelerator accelerator = pool(node).accelerator();
         update(node, index, d -> {
             int j = jitter(d.id());
-            if (spec.poolOf(node).tpu()) {
+            if (pool(node).tpu()) {
                 return d.with("duty_cycle", 88 + j % 10).with("tensorcore_utilization", 61 + j % 20)
                         .with("memory_used", (double) (accelerator.memoryMiB() * 1024 * 1024 * (80 + j % 15) / 100));
             }
@@ -128,8 +148,8 @@ final class DeviceState {
 
     /** A reset or reboot brought the device back: idle, error-free, healthy again, as seeded. */
     void recover(String node, int index) {
-        FleetSpec.Accelerator a = spec.poolOf(node).accelerator();
-        Device fresh = spec.poolOf(node).tpu() ? idleTpu(node, index, a) : idleGpu(node, index, a);
+        FleetSpec.Accelerator a = pool(node).accelerator();
+        Device fresh = pool(node).tpu() ? idleTpu(node, index, a) : idleGpu(node, index, a);
         unhealthy.remove(device(node, index).id());
         update(node, index, d -> fresh);
     }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.regex.Matcher;
@@ -27,6 +28,7 @@ import java.util.regex.Pattern;
 final class DiagnosticJobs implements AutoCloseable {
 
     private static final Pattern LEVEL = Pattern.compile("dcgmi\\s+diag\\s+(?:-r|--run)\\s+(\\d)");
+    private static final Pattern RESET = Pattern.compile("nvidia-smi\\s+(?:--gpu-reset|-r)\\s+(?:-i|--id)\\s+(\\d{1,2})");
 
     private final KubernetesClient client;
     private final DeviceState devices;
@@ -37,7 +39,10 @@ final class DiagnosticJobs implements AutoCloseable {
         return t;
     });
 
-    DiagnosticJobs(KubernetesClient client, DeviceState devices, PodLogs logs) {
+    private final NodeRepairAgents agents;
+
+    DiagnosticJobs(KubernetesClient client, DeviceState devices, PodLogs logs, NodeRepairAgents agents) {
+        this.agents = agents;
         this.client = client;
         this.devices = devices;
         this.logs = logs;
@@ -53,8 +58,14 @@ final class DiagnosticJobs implements AutoCloseable {
             if (job == null || job.getSpec() == null || job.getSpec().getTemplate().getSpec() == null) return;
             var spec = job.getSpec().getTemplate().getSpec();
             String node = spec.getNodeName();
+            if (node == null || !devices.hasDevices(node)) return;
+            Container reset = spec.getContainers().stream().filter(c -> resetIndex(c) >= 0).findFirst().orElse(null);
+            if (reset != null) {
+                runReset(namespace, name, node, reset);
+                return;
+            }
             Container diag = spec.getContainers().stream().filter(c -> level(c) > 0).findFirst().orElse(null);
-            if (diag == null || node == null || !devices.hasDevices(node)) return;
+            if (diag == null) return;
             String pod = name + "-" + Long.toString(Math.abs((long) name.hashCode()) % 46_656, 36);
             client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName(pod).withNamespace(namespace)
                     .addToLabels("job-name", name).addToLabels("batch.kubernetes.io/job-name", name).endMetadata()
@@ -68,6 +79,35 @@ final class DiagnosticJobs implements AutoCloseable {
         } catch (RuntimeException e) {
             // a Job deleted mid-run or the server closing: a real kubelet would lose that pod too
         }
+    }
+
+    /**
+     * A reset Job: the pod runs {@code nvidia-smi --gpu-reset -i N} on the node, as the node agent would (refused
+     * while operands or a pod use the GPU, or for a fault only a reboot clears); the pod and the Job succeed or
+     * fail with it, the log nvidia-smi's words.
+     */
+    private void runReset(String namespace, String name, String node, Container c) {
+        int index = resetIndex(c);
+        Optional<String> refusal = agents.resetGpu(node, index);
+        String pod = name + "-" + Long.toString(Math.abs((long) name.hashCode()) % 46_656, 36);
+        client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName(pod).withNamespace(namespace)
+                .addToLabels("job-name", name).addToLabels("batch.kubernetes.io/job-name", name).endMetadata()
+                .withNewSpec().withNodeName(node).withRestartPolicy("Never").withContainers(new io.fabric8.kubernetes.api.model.ContainerBuilder()
+                        .withName(c.getName()).withImage(c.getImage()).build()).endSpec()
+                .withNewStatus().withPhase(refusal.isEmpty() ? "Succeeded" : "Failed").endStatus().build()).create();
+        logs.put(namespace, pod, c.getName(), false, refusal.orElse("GPU " + devices.device(node, index).pciBusId()
+                + " was successfully reset.") + "\n");
+        client.batch().v1().jobs().inNamespace(namespace).withName(name).editStatus(j -> new JobBuilder(j).editOrNewStatus()
+                .withSucceeded(refusal.isEmpty() ? 1 : 0).withFailed(refusal.isEmpty() ? 0 : 1).withActive(0)
+                .addNewCondition().withType(refusal.isEmpty() ? "Complete" : "Failed").withStatus("True").endCondition().endStatus().build());
+    }
+
+    private static int resetIndex(Container c) {
+        List<String> words = new ArrayList<>();
+        if (c.getCommand() != null) words.addAll(c.getCommand());
+        if (c.getArgs() != null) words.addAll(c.getArgs());
+        Matcher m = RESET.matcher(String.join(" ", words));
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
     }
 
     private static int level(Container c) {

@@ -197,7 +197,7 @@ public final class FaultInjector {
         String node = pod.getSpec().getNodeName();
         Optional<ContainerStatus> holder = pod.getStatus().getContainerStatuses().stream()
                 .filter(c -> !gpuIds(c).isEmpty()).findFirst();
-        if (holder.isEmpty() || !devices.hasDevices(node) || !devices.spec().poolOf(node).nvidia()) {
+        if (holder.isEmpty() || !devices.hasDevices(node) || !devices.pool(node).nvidia()) {
             throw new IllegalArgumentException("pod " + ref + " holds no NVIDIA GPU; pods that do: " + gpuPods());
         }
         String container = holder.get().getName();
@@ -399,7 +399,7 @@ public final class FaultInjector {
 
     private String gpuNode(Fault fault, String kind) {
         String node = knownNode(fault, kind);
-        if (!devices.hasDevices(node) || !devices.spec().poolOf(node).nvidia()) {
+        if (!devices.hasDevices(node) || !devices.pool(node).nvidia()) {
             throw new IllegalArgumentException("node " + node + " has no NVIDIA GPUs; kind " + kind
                     + " needs one of the GPU nodes, e.g. " + gpuNodes().get(0));
         }
@@ -437,7 +437,7 @@ public final class FaultInjector {
         return client().pods().inAnyNamespace().list().getItems().stream()
                 .filter(p -> p.getStatus().getContainerStatuses().stream().anyMatch(c -> !gpuIds(c).isEmpty()))
                 .filter(p -> devices.hasDevices(p.getSpec().getNodeName())
-                        && devices.spec().poolOf(p.getSpec().getNodeName()).nvidia())
+                        && devices.pool(p.getSpec().getNodeName()).nvidia())
                 .map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()).toList();
     }
 

@@ -65,11 +65,18 @@ final class FleetSeed {
                     .addToLabels("kubernetes.io/metadata.name", ns).endMetadata()
                     .withNewStatus().withPhase("Active").endStatus().build());
         }
+        server.apply(new NamespaceBuilder().withNewMetadata().withName(NodeProvisioners.CAPI_NAMESPACE)
+                .withUid(uid("ns/" + NodeProvisioners.CAPI_NAMESPACE)).addToLabels("kubernetes.io/metadata.name", NodeProvisioners.CAPI_NAMESPACE)
+                .endMetadata().withNewStatus().withPhase("Active").endStatus().build());
         for (FleetSpec.Pool pool : spec.pools()) {
             List<String> names = pool.nodeNames();
             for (int i = 0; i < names.size(); i++) {
-                server.apply(node(pool, names.get(i), spec.cluster().zones().get(i % spec.cluster().zones().size())));
+                HasMetadata node = node(pool, names.get(i), spec.cluster().zones().get(i % spec.cluster().zones().size()));
+                // a Cluster API or Karpenter pool: each node's Machine or NodeClaim, and the marks they leave on it
+                NodeProvisioners.objectsOf(pool, node).forEach(server::apply);
+                server.apply(node);
             }
+            NodeProvisioners.poolObjects(pool).forEach(server::apply);
         }
         gpuOperator();
         coreDns();
@@ -126,7 +133,7 @@ final class FleetSeed {
         return UUID.nameUUIDFromBytes(("acceltriage-sandbox/" + seed).getBytes()).toString();
     }
 
-    private HasMetadata node(FleetSpec.Pool pool, String name, String zone) {
+    HasMetadata node(FleetSpec.Pool pool, String name, String zone) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("acceltriage.io/pool", pool.name());
         labels.put("beta.kubernetes.io/arch", "amd64");

@@ -18,7 +18,7 @@ record FleetSpec(Cluster cluster, List<Pool> pools) {
     }
 
     record Pool(String name, String nodePrefix, int nodes, String instanceType, String cpu, String allocatableCpu,
-            String memory, String allocatableMemory, Accelerator accelerator) {
+            String memory, String allocatableMemory, Accelerator accelerator, String provisioner) {
 
         List<String> nodeNames() {
             return IntStream.rangeClosed(1, nodes).mapToObj(i -> String.format("%s%02d", nodePrefix, i)).toList();

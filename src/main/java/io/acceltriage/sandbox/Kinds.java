@@ -23,6 +23,10 @@ final class Kinds {
             // The Prometheus operator's scrape targets: fleets scrape their exporters through them.
             custom("monitoring.coreos.com", "v1", "ServiceMonitor", "servicemonitors", true),
             custom("monitoring.coreos.com", "v1", "PodMonitor", "podmonitors", true),
+            // What makes and remakes nodes in a Cluster API or Karpenter pool (NodeProvisioners).
+            custom("cluster.x-k8s.io", "v1beta1", "Machine", "machines", true),
+            custom("cluster.x-k8s.io", "v1beta1", "MachineHealthCheck", "machinehealthchecks", true),
+            custom("karpenter.sh", "v1", "NodeClaim", "nodeclaims", false),
             // ResourceSlice has a model class, but the CRUD server only answers discovery for kinds it
             // was told about, and generic clients need that discovery.
             custom("resource.k8s.io", "v1beta1", "ResourceSlice", "resourceslices", false));

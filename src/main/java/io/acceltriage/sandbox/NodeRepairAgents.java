@@ -29,6 +29,8 @@ final class NodeRepairAgents implements AutoCloseable {
     static final String REPAIR_MESSAGE = "acceltriage.io/repair-message";
     static final String HEALTH = "acceltriage.io/gpu-health";
     static final String DEPLOY = "nvidia.com/gpu.deploy.";
+    static final String PROTOCOL = "acceltriage.io/repair-protocol";
+    static final String ASKED = "acceltriage.io/repair-action";
 
     private final KubernetesClient client;
     private final DeviceState devices;
@@ -39,7 +41,10 @@ final class NodeRepairAgents implements AutoCloseable {
         return t;
     });
 
-    NodeRepairAgents(KubernetesClient client, DeviceState devices, XidEffects xids) {
+    private final NodeProvisioners provisioners;
+
+    NodeRepairAgents(KubernetesClient client, DeviceState devices, XidEffects xids, NodeProvisioners provisioners) {
+        this.provisioners = provisioners;
         this.client = client;
         this.devices = devices;
         this.xids = xids;
@@ -57,8 +62,14 @@ final class NodeRepairAgents implements AutoCloseable {
             if (labels.containsKey(RESET) && !labels.containsKey(RESET_STATE)) {
                 reset(n, Integer.parseInt(labels.get(RESET)));
             }
-            if ("requested".equals(labels.get(REPAIR))) {
-                repair(n);
+            String protocol = n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get(PROTOCOL);
+            // the handshake repairer answers its own protocol only: a node handed to Cluster API or Karpenter is theirs
+            if ("requested".equals(labels.get(REPAIR)) && (protocol == null || "handshake".equals(protocol) || "medik8s".equals(protocol))) {
+                if ("replace".equals(n.getMetadata().getAnnotations().get(ASKED))) {
+                    provisioners.replace(name);
+                } else {
+                    repair(n);
+                }
             }
         } catch (RuntimeException e) {
             // a node deleted or the server closing mid-answer: an agent on a dying node says nothing either
@@ -67,6 +78,20 @@ final class NodeRepairAgents implements AutoCloseable {
 
     private void reset(Node n, int index) {
         String node = n.getMetadata().getName();
+        Optional<String> refusal = resetGpu(node, index);
+        String bus = devices.device(node, index).pciBusId();
+        client.nodes().withName(node).edit(x -> new NodeBuilder(x).editMetadata()
+                .addToLabels(RESET_STATE, refusal.isEmpty() ? "succeeded" : "failed")
+                .addToAnnotations(RESET_MESSAGE, refusal.orElse("GPU " + bus + " was successfully reset.")).endMetadata().build());
+    }
+
+    /**
+     * {@code nvidia-smi --gpu-reset -i index} on the node, whoever runs it (the agent's handshake, a reset Job):
+     * refused while the GPU operator's operands or a pod still use the GPU, and for a fault a reset cannot clear;
+     * otherwise the GPU recovers and the device plugin advertises it again. Returns nvidia-smi's refusal, or empty.
+     */
+    Optional<String> resetGpu(String node, int index) {
+        Node n = client.nodes().withName(node).get();
         DeviceState.Device gpu = devices.device(node, index);
         String bus = gpu.pciBusId();
         Optional<String> refusal = operandsRunning(n).map(o -> "Unable to reset GPU " + bus + " because it is being used by "
@@ -80,42 +105,21 @@ final class NodeRepairAgents implements AutoCloseable {
                 });
         if (refusal.isEmpty()) {
             devices.recover(node, index);
+            int count = devices.devices(node).size();
+            client.nodes().withName(node).edit(x -> new NodeBuilder(x).editStatus()
+                    .addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(count - devices.unhealthyCount(node)))).endStatus().build());
         }
-        int count = devices.devices(node).size();
-        client.nodes().withName(node).edit(x -> {
-            NodeBuilder b = new NodeBuilder(x).editMetadata().addToLabels(RESET_STATE, refusal.isEmpty() ? "succeeded" : "failed")
-                    .addToAnnotations(RESET_MESSAGE, refusal.orElse("GPU " + bus + " was successfully reset.")).endMetadata();
-            if (refusal.isEmpty()) {
-                b.editStatus().addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(count - devices.unhealthyCount(node))))
-                        .endStatus();
-            }
-            return b.build();
-        });
+        return refusal;
     }
 
     /** A reboot clears every GPU; then a DCGM diagnostic (level 2) runs and labels the node. */
     private void repair(Node n) {
         String node = n.getMetadata().getName();
-        for (DeviceState.Device d : devices.devices(node)) devices.recover(node, d.index());
-        devices.setExporterUp(node, true);
+        provisioners.reboot(node);
         int count = devices.devices(node).size();
         client.nodes().withName(node).edit(x -> new NodeBuilder(x).editMetadata().addToLabels(REPAIR, "complete")
                 .addToAnnotations(REPAIR_MESSAGE, "rebooted").addToLabels(HEALTH, "passed")
-                .addToAnnotations(HEALTH, "dcgmi diag -r 2: Pass (" + count + " GPUs)").endMetadata()
-                .editStatus().addToCapacity("nvidia.com/gpu", new Quantity(String.valueOf(count)))
-                .addToAllocatable("nvidia.com/gpu", new Quantity(String.valueOf(count)))
-                .withConditions(x.getStatus().getConditions().stream().peek(c -> {
-                    if (c.getType().equals("Ready")) {
-                        c.setStatus("True");
-                        c.setReason("KubeletReady");
-                        c.setMessage("kubelet is posting ready status");
-                    } else {
-                        c.setStatus("False");
-                    }
-                }).toList()).endStatus()
-                .editSpec().withTaints(x.getSpec().getTaints().stream()
-                        .filter(t -> !t.getKey().startsWith("node.kubernetes.io/")).toList()).endSpec()
-                .build());
+                .addToAnnotations(HEALTH, "dcgmi diag -r 2: Pass (" + count + " GPUs)").endMetadata().build());
     }
 
     private static Optional<String> operandsRunning(Node n) {

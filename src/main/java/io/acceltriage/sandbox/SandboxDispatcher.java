@@ -43,6 +43,8 @@ final class SandboxDispatcher extends Dispatcher {
     private static final Pattern JOBS = Pattern.compile("^/apis/batch/v1/namespaces/([^/]+)/jobs$");
     private volatile java.util.function.BiConsumer<String, String> jobCreated = (ns, name) -> {
     };
+    private volatile java.util.function.BiConsumer<String, String> written = (method, path) -> {
+    };
 
     SandboxDispatcher(ObjectStore store, PodLogs logs) {
         this.store = store;
@@ -68,6 +70,11 @@ final class SandboxDispatcher extends Dispatcher {
         this.jobCreated = listener;
     }
 
+    /** Called with the method and path of every write that succeeded: the simulated node provisioners watch theirs. */
+    void onWritten(java.util.function.BiConsumer<String, String> listener) {
+        this.written = listener;
+    }
+
     void gate(RequestGate gate) {
         this.gate = gate == null ? RequestGate.OPEN : gate;
     }
@@ -86,6 +93,10 @@ final class SandboxDispatcher extends Dispatcher {
             int q = path.indexOf('?');
             Matcher node = NODE.matcher(q < 0 ? path : path.substring(0, q));
             if (node.matches()) nodeWritten.accept(node.group(1));
+        }
+        if (!method.equals("GET") && response.code() < 300 && !path.contains("dryRun=")) {
+            int q = path.indexOf('?');
+            written.accept(method, q < 0 ? path : path.substring(0, q));
         }
         if (method.equals("POST") && response.code() < 300) {
             int q = path.indexOf('?');

@@ -21,11 +21,13 @@ public final class SimulatedCluster implements AutoCloseable {
     private final NodeRepairAgents agents;
     private final DiagnosticJobs jobs;
     private final SimulatedTrainer trainer;
+    private final NodeProvisioners provisioners;
 
     private SimulatedCluster(SimulatedApiServer server, DeviceState devices, ExporterText exporterText,
-            FaultInjector faults, NodeRepairAgents agents, DiagnosticJobs jobs) {
+            FaultInjector faults, NodeRepairAgents agents, DiagnosticJobs jobs, NodeProvisioners provisioners) {
         this.jobs = jobs;
         this.trainer = new SimulatedTrainer(server.client(), server.logs());
+        this.provisioners = provisioners;
         this.server = server;
         this.devices = devices;
         this.exporterText = exporterText;
@@ -49,11 +51,13 @@ public final class SimulatedCluster implements AutoCloseable {
                     server.dispatcher().budgets());
             server.dispatcher().onPodDeleted(controllers::podDeleted);
             seed.seed();
-            NodeRepairAgents agents = new NodeRepairAgents(server.client(), devices, xids);
+            NodeProvisioners provisioners = new NodeProvisioners(server.client(), devices, seed);
+            server.dispatcher().onWritten(provisioners::written);
+            NodeRepairAgents agents = new NodeRepairAgents(server.client(), devices, xids, provisioners);
             server.dispatcher().onNodeWritten(agents::nodeWritten);
-            DiagnosticJobs jobs = new DiagnosticJobs(server.client(), devices, server.logs());
+            DiagnosticJobs jobs = new DiagnosticJobs(server.client(), devices, server.logs(), agents);
             server.dispatcher().onJobCreated(jobs::jobCreated);
-            return new SimulatedCluster(server, devices, ExporterText.load(), faults, agents, jobs);
+            return new SimulatedCluster(server, devices, ExporterText.load(), faults, agents, jobs, provisioners);
         } catch (RuntimeException e) {
             server.close();
             throw e;
@@ -112,7 +116,7 @@ public final class SimulatedCluster implements AutoCloseable {
         if (!devices.exporterUp(node)) {
             throw new ExporterUnavailableException("the exporter on " + node + " does not answer");
         }
-        FleetSpec.Pool pool = devices.spec().poolOf(node);
+        FleetSpec.Pool pool = devices.pool(node);
         Map<String, ExporterText.Holder> holders = holders(node);
         if (pool.tpu()) {
             return exporterText.tpu(pool.accelerator().product(), devices.devices(node), holders);
@@ -143,6 +147,7 @@ public final class SimulatedCluster implements AutoCloseable {
         trainer.close();
         agents.close();
         jobs.close();
+        provisioners.close();
         server.close();
     }
 }

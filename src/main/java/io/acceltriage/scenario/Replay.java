@@ -215,7 +215,19 @@ public final class Replay {
     }
 
     static boolean matches(String proposal, String entry) {
-        return entry.contains(":") ? proposal.equals(entry) : proposal.startsWith(entry + ":");
+        String e = current(entry);
+        return e.contains(":") ? proposal.equals(e) : proposal.startsWith(e + ":");
+    }
+
+    /** The entry under the kind's current wire name: a scenario naming a former one (repair-node) means what it meant. */
+    static String current(String entry) {
+        int colon = entry.indexOf(':');
+        String kind = colon < 0 ? entry : entry.substring(0, colon);
+        try {
+            return io.acceltriage.policy.ActionKind.parse(kind).wireName() + (colon < 0 ? "" : entry.substring(colon));
+        } catch (IllegalArgumentException e) {
+            return entry; // the loader has already refused unknown kinds
+        }
     }
 
     private static <T> List<T> orEmpty(List<T> l) {

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The way back to service against the simulated cluster, whose node agents answer the reset and
  * repair handshakes: reset-gpu moves only the GPU's own pods and returns the node with the GPU healthy;
- * a fault a reset cannot clear keeps the node fenced; repair-node hands a node over and return-node
+ * a fault a reset cannot clear keeps the node fenced; reboot-node (formerly repair-node) hands a node over and return-node
  * takes it back only once the repair answered and the health check passed.
  */
 class BackToServiceTest {
@@ -337,7 +337,7 @@ class BackToServiceTest {
         assertEquals(ActionStatus.SKIPPED, repair.status());
         ActionRecord validate = executor.carryOut(incident, MitigationsTest.proposal(ActionKind.VALIDATE_NODE, NODE), MitigationsTest.allow());
         assertEquals(ActionStatus.SKIPPED, validate.status());
-        assertTrue(validate.detail().contains("not run: repair-node " + NODE + " is skipped"), validate.detail());
+        assertTrue(validate.detail().contains("not run: reboot-node " + NODE + " is skipped"), validate.detail());
         assertTrue(client.batch().v1().jobs().inAnyNamespace().withLabel(ValidateNode.JOB_LABEL, NODE).list().getItems().isEmpty(),
                 "no diagnostic Job was started");
     }

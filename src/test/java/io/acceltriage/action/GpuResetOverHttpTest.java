@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * The issue's loop through the running service's HTTP API: XID 48 on gpu-a100-06 GPU 0 (a notebook's
  * one GPU) is injected into the sandbox, the incident fences the node and proposes resetting that GPU,
  * the policy's named
- * approver approves it, the simulated node agent resets the GPU, the GPU comes back healthy with its
+ * approver approves it, the reset runs as a Job (the test policy's repair.resetMethod) the sandbox runs, the GPU comes back healthy with its
  * XID cleared, the node is schedulable again, and every step is in the incident's audit trail.
  */
 @QuarkusTest
@@ -62,6 +62,8 @@ class GpuResetOverHttpTest {
 
             Map<String, Object> done = given().get("/api/v1/actions/" + reset.get("id")).then().statusCode(200).extract().jsonPath().getMap("");
             assertTrue(((String) done.get("detail")).contains("verified: GPU " + GPU + " of " + NODE + " is healthy"), done.toString());
+            assertTrue(((String) done.get("detail")).contains("reset Job: GPU 00000000:00:04.0 was successfully reset. (Job acceltriage/reset-gpu"),
+                    "the reset ran as a Job and its log is quoted: " + done);
             assertEquals(Boolean.FALSE, node().get("cordoned"), "the node is back in service");
             assertEquals(8, node().get("allocatable"), "all eight GPUs are advertised again");
             String exporter = given().get("/sandbox/exporter/" + NODE + "/metrics").then().statusCode(200).extract().asString();

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The repair half of the loop through the running service's HTTP API: XID 79 (off the bus, only a
- * reboot clears it) on gpu-a100-06 is injected into the sandbox; the incident proposes repair-node,
+ * reboot clears it) on gpu-a100-06 is injected into the sandbox; the incident proposes reboot-node,
  * validate-node and return-node; the approver approves the validation early (kept until the repair
  * answers) and then the hand-over; the simulated repairer reboots the node, the leader's loop runs the
  * DCGM diagnostic Job, whose JSON says Pass; return-node is proposed then and takes the node back.
@@ -44,7 +44,7 @@ class RepairLoopOverHttpTest {
             given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"" + NODE + "\",\"gpu\":0,\"xid\":79}")
                     .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
 
-            Map<String, Object> repair = AwaitedActions.await("repair-node", NODE, "awaiting_approval");
+            Map<String, Object> repair = AwaitedActions.await("reboot-node", NODE, "awaiting_approval");
             Map<String, Object> validate = AwaitedActions.await("validate-node", NODE, "awaiting_approval");
             Map<String, Object> back = AwaitedActions.await("return-node", NODE, "awaiting_approval");
 

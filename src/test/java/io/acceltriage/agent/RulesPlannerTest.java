@@ -335,8 +335,8 @@ class RulesPlannerTest {
         Plan p = PLANNER.plan(d, b);
 
         assertTrue(of(p, ActionKind.RESET_GPU).isEmpty(), names(p).toString());
-        assertEquals(List.of("repair-node:" + NODE, "return-node:" + NODE),
-                names(p).stream().filter(n -> n.startsWith("repair-node") || n.startsWith("return-node")).toList());
+        assertEquals(List.of("reboot-node:" + NODE, "validate-node:" + NODE, "return-node:" + NODE),
+                names(p).stream().filter(n -> n.startsWith("reboot-node") || n.startsWith("validate-node") || n.startsWith("return-node")).toList());
     }
 
     @Test

@@ -86,10 +86,11 @@ class ClusterCallsTest {
 
         // The optional pieces an operator adds for a repair protocol (optional/medik8s) grant that protocol's API only.
         Set<Access> optional = DeployManifestsTest.accessTable();
-        for (String piece : List.of("optional/medik8s")) {
+        for (String piece : List.of("optional/medik8s", "optional/clusterapi", "optional/karpenter")) {
             optional.addAll(granted(DeployManifestsTest.render(piece)));
         }
-        assertTrue(optional.stream().allMatch(a -> a.apiGroup().equals("remediation.medik8s.io")), "optional pieces: " + optional);
+        assertTrue(optional.stream().allMatch(a -> Set.of("remediation.medik8s.io", "cluster.x-k8s.io", "karpenter.sh").contains(a.apiGroup())),
+                "optional pieces: " + optional);
         for (String overlay : List.of("production", "sandbox")) {
             Set<Access> granted = granted(DeployManifestsTest.render(overlay));
             granted.addAll(optional);
@@ -166,7 +167,21 @@ class ClusterCallsTest {
                 by.now = "reset-gpu";
                 cluster.inject(Fault.xid("gpu-a100-06", 0, 48));
                 assertEquals(ActionStatus.SUCCEEDED, run(executor, ActionKind.RESET_GPU, "gpu-a100-06/0").status());
-                by.now = "repair-node";
+                by.now = "reset-gpu (job, DRA)";
+                Policy byJob = Policy.parse("j.yaml", """
+                        apiVersion: acceltriage.io/v1
+                        kind: Policy
+                        repair: {resetMethod: job, resetTimeout: 10s}
+                        """.getBytes(StandardCharsets.UTF_8));
+                cluster.apiServer().apply(Map.of("apiVersion", "resource.k8s.io/v1beta1", "kind", "ResourceSlice",
+                        "metadata", Map.of("name", "gpu-a100-10-gpu.nvidia.com"),
+                        "spec", Map.of("driver", "gpu.nvidia.com", "nodeName", "gpu-a100-10", "pool", Map.of("name", "gpu-a100-10"),
+                                "devices", List.of(Map.of("name", "gpu-0")))));
+                cluster.inject(Fault.xid("gpu-a100-10", 0, 48));
+                ActionRecord jobReset = run(executor(client, cluster, byJob), ActionKind.RESET_GPU, "gpu-a100-10/0");
+                assertEquals(ActionStatus.SUCCEEDED, jobReset.status(), jobReset.detail());
+                assertTrue(jobReset.detail().contains("removed the DeviceTaintRule"), jobReset.detail());
+                by.now = "reboot-node";
                 run(executor, ActionKind.CORDON_NODE, "gpu-h100-06");
                 run(executor, ActionKind.REPAIR_NODE, "gpu-h100-06");
                 until(() -> "complete".equals(
@@ -193,6 +208,40 @@ class ClusterCallsTest {
                         io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
                         "{\"metadata\":{\"labels\":{\"acceltriage.io/gpu-health\":\"passed\"}}}");
                 run(medik8sExecutor, ActionKind.RETURN_NODE, "gpu-h100-07");
+
+                Policy pools = Policy.parse("p.yaml", """
+                        apiVersion: acceltriage.io/v1
+                        kind: Policy
+                        repair:
+                          pools: {a100-serve: clusterapi, h100-train: karpenter}
+                          replaceTimeout: 10s
+                        """.getBytes(StandardCharsets.UTF_8));
+                Executor poolsExecutor = executor(client, cluster, pools);
+                by.now = "replace-node (clusterapi)";
+                assertEquals(ActionStatus.SUCCEEDED, run(poolsExecutor, ActionKind.REPLACE_NODE, "gpu-a100-08").status());
+                by.now = "replace-node (karpenter)";
+                assertEquals(ActionStatus.SUCCEEDED, run(poolsExecutor, ActionKind.REPLACE_NODE, "gpu-h100-09").status());
+                by.now = "reboot-node (clusterapi)";
+                // the pool's MachineHealthCheck remediates through an external remediation (a reboot), set up unrecorded
+                cluster.client().genericKubernetesResources("cluster.x-k8s.io/v1beta1", "MachineHealthCheck").inNamespace("capi-fleet")
+                        .withName("a100-serve-unhealthy").edit(m -> {
+                            @SuppressWarnings("unchecked")
+                            Map<String, Object> spec = (Map<String, Object>) m.getAdditionalProperties().get("spec");
+                            spec.put("remediationTemplate", Map.of("kind", "Metal3RemediationTemplate", "name", "reboot"));
+                            return m;
+                        });
+                assertEquals(ActionStatus.SUCCEEDED, run(poolsExecutor, ActionKind.REPAIR_NODE, "gpu-a100-09").status());
+                by.now = "return-node (clusterapi)";
+                // return-node reads the Machine to clear a request its remediation left (patch is reboot-node's, above)
+                String machine = cluster.client().nodes().withName("gpu-a100-09").get().getMetadata().getAnnotations().get("cluster.x-k8s.io/machine");
+                var machines = cluster.client().genericKubernetesResources("cluster.x-k8s.io/v1beta1", "Machine").inNamespace("capi-fleet");
+                until(() -> !machines.withName(machine).get().getMetadata().getAnnotations().containsKey("cluster.x-k8s.io/remediate-machine"));
+                cluster.client().nodes().withName("gpu-a100-09").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"labels\":{\"acceltriage.io/gpu-health\":\"passed\"}}}");
+                run(poolsExecutor, ActionKind.VALIDATE_NODE, "gpu-a100-09");
+                ActionRecord returned = run(poolsExecutor, ActionKind.RETURN_NODE, "gpu-a100-09");
+                assertEquals(ActionStatus.SUCCEEDED, returned.status(), returned.detail());
 
                 by.now = "pause-rollout";
                 cluster.inject(new Fault("device-plugin-rollout", "gpu-h100-08", null, null, null));

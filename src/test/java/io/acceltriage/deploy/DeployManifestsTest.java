@@ -63,7 +63,8 @@ class DeployManifestsTest {
             row("jobset.x-k8s.io", "jobsets",               "get list watch"),       // restart-group budget (maxRestarts)
             row("leaderworkerset.x-k8s.io", "leaderworkersets", "get list watch"), // gang owner chain
             row("kubeflow.org",    "pytorchjobs",           "get list watch"),       // gang owner chain
-            row("resource.k8s.io", "resourceslices",        "get list watch"));      // DRA device taints
+            row("resource.k8s.io", "resourceslices",        "get list watch"),       // DRA device taints
+            row("resource.k8s.io", "devicetaintrules",      "get create delete"));   // reset-gpu: the one DRA device being reset
 
     /** Leader election, granted only by a Role in acceltriage's own namespace. */
     private static final Set<Access> LEADER_ELECTION_ACCESS =
@@ -294,7 +295,7 @@ class DeployManifestsTest {
                 assertTrue(byNamespace.get(ns).contains(a), ns + " grants " + a);
             }
         }
-        for (String kind : List.of("drain-node", "reset-gpu", "repair-node")) {
+        for (String kind : List.of("drain-node", "reset-gpu", "reboot-node", "replace-node")) {
             assertEquals(io.acceltriage.policy.Decision.DENY, policy.actions().get(kind).decision(),
                     kind + " evicts pods in any namespace: denied where the Roles cannot cover it");
         }

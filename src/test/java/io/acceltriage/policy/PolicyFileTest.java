@@ -157,8 +157,8 @@ class PolicyFileTest {
         assertEquals(Decision.APPROVE, p.rule(ActionKind.RESET_GPU).decision(), "by default a person approves a GPU reset");
 
         String head = "apiVersion: acceltriage.io/v1\nkind: Policy\n";
-        String protocol = refusal(head + "repair:\n  protocol: karpenter\n");
-        assertTrue(protocol.startsWith("bad.yaml:4: repair.protocol must be one of") && protocol.endsWith("got 'karpenter'"), protocol);
+        String protocol = refusal(head + "repair:\n  protocol: ironic\n");
+        assertTrue(protocol.startsWith("bad.yaml:4: repair.protocol must be one of") && protocol.endsWith("got 'ironic'"), protocol);
         assertTrue(refusal(head + "repair:\n  protocol: medik8s\n").startsWith("bad.yaml:4: repair.remediation needs apiVersion, kind and namespace"));
         assertTrue(refusal(head + "repair:\n  operands: [device-plugin, \"Bad Name\"]\n")
                 .startsWith("bad.yaml:4: repair.operands: 'Bad Name' is not an operand name"));
@@ -169,7 +169,7 @@ class PolicyFileTest {
                 .startsWith("bad.yaml:4: repeatOffenders.remediationWindow: 'a week' is not a duration"));
         assertTrue(refusal(head + "repeatOffenders:\n  fatalXids: 5\n").startsWith("bad.yaml:4: unknown key 'fatalXids'"));
         assertTrue(refusal(head + "actions:\n  reset-gpus: {decision: allow}\n").contains("unknown action 'reset-gpus': expected one of"
-                + " restart-pod, restart-group, cordon-node, drain-node, shift-replicas, restart-node-agent, reset-gpu, repair-node, return-node"));
+                + " restart-pod, restart-group, cordon-node, drain-node, shift-replicas, restart-node-agent, reset-gpu, reboot-node, replace-node, return-node"));
     }
 
     @Test
