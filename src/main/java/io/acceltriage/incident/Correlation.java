@@ -50,10 +50,10 @@ public class Correlation {
             }
 
             @Override
-            public String open(Subject subject, String node, Collection<String> keys) {
-                String id = incidents.open(tx, subject, node, Instant.now()).id();
-                incidents.addKeys(tx, id, keys);
-                return id;
+            public Opened open(Subject subject, String node, Collection<String> keys) {
+                Opened o = incidents.openOrJoin(tx, subject, node, Instant.now());
+                incidents.addKeys(tx, o.id(), keys);
+                return o;
             }
 
             @Override

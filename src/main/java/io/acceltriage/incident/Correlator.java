@@ -34,8 +34,14 @@ public final class Correlator {
         /** The open incident the last alert with this fingerprint was filed under. */
         Optional<String> holding(String fingerprint);
 
-        /** Opens an incident for the subject, holding the keys; returns its id. */
-        String open(Subject subject, String node, Collection<String> keys);
+        /**
+         * Opens an incident for the subject, holding the keys. Not opened: the subject has an open incident
+         * already (another replica opened it a moment ago), and that one is returned, holding the keys too.
+         */
+        Opened open(Subject subject, String node, Collection<String> keys);
+
+        /** The incident an alert goes under when it opens one; {@code opened} false: it joined the subject's open one. */
+        record Opened(String id, boolean opened) {}
 
         /** Adds keys to an open incident, so later alerts about them join it too. */
         void addKeys(String incidentId, Collection<String> keys);
@@ -116,12 +122,12 @@ public final class Correlator {
             open = index.find(List.of(about.subject().key()));
         }
         if (open.isEmpty()) {
-            return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, fleet);
+            return opening(index, about, fleet);
         }
         if (!fleet && secondNode(about, index.subjectOf(open.get()))) {
             // Another node of the same gang or workload: its own fault, to be assessed, fenced and found by
             // node on its own, not swallowed by the first node's incident through the workload key.
-            return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, false);
+            return opening(index, about, false);
         }
         if (open.isPresent()) {
             index.addKeys(open.get(), about.keys());
@@ -134,7 +140,12 @@ public final class Correlator {
             }
             return new Filing(open.get(), false, about, fleet);
         }
-        return new Filing(index.open(about.subject(), about.node(), about.keys()), true, about, fleet);
+        return opening(index, about, fleet);
+    }
+
+    private static Filing opening(Index index, About about, boolean fleet) {
+        Index.Opened o = index.open(about.subject(), about.node(), about.keys());
+        return new Filing(o.id(), o.opened(), about, fleet);
     }
 
     /** A node alert meeting an open incident about a different node, shared only through a workload key. */

@@ -1,5 +1,6 @@
 package io.acceltriage.incident;
 
+import io.acceltriage.store.StoreException;
 import io.acceltriage.store.Tx;
 import io.acceltriage.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -7,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,11 +38,38 @@ public class IncidentStore {
         return "inc-" + UUID.randomUUID().toString().substring(0, 13).replace("-", "");
     }
 
+    /**
+     * Opens an incident for the subject, or, when the subject has an open incident already (another
+     * replica opened it a moment ago: the database allows one, {@code open_subject} is unique), returns
+     * that one. The refused insert is undone to a savepoint, so the caller's transaction goes on.
+     */
+    public Correlator.Index.Opened openOrJoin(Tx tx, Subject subject, String node, Instant at) {
+        return tx.sql(c -> {
+            Savepoint before = c.setSavepoint();
+            try {
+                Incident opened = open(Tx.over(c), subject, node, at);
+                c.releaseSavepoint(before);
+                return new Correlator.Index.Opened(opened.id(), true);
+            } catch (StoreException e) {
+                if (!(e.getCause() instanceof SQLException sql) || !"23505".equals(sql.getSQLState())) throw e;
+                c.rollback(before);
+            }
+            try (PreparedStatement ps = c.prepareStatement("select id from incidents where open_subject = ?")) {
+                ps.setString(1, subject.key());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) throw new SQLException("the open incident of " + subject.key() + " refused a second one and then vanished");
+                    return new Correlator.Index.Opened(rs.getString(1), false);
+                }
+            }
+        });
+    }
+
+    /** Opens an incident; the store refuses it (a duplicate key) when the subject has an open one. See {@link #openOrJoin}. */
     public Incident open(Tx tx, Subject subject, String node, Instant at) {
         return tx.sql(c -> {
             Incident incident = new Incident(newId(), subject, node, IncidentState.TRIAGING, null, null, 0, at, at, null, null, null);
             try (PreparedStatement ps = c.prepareStatement("insert into incidents (id, subject_key, subject_kind, subject_ns,"
-                    + " subject_name, node, state, alert_count, opened_at, updated_at) values (?,?,?,?,?,?,?,?,?,?)")) {
+                    + " subject_name, node, state, alert_count, opened_at, updated_at, open_subject) values (?,?,?,?,?,?,?,?,?,?,?)")) {
                 ps.setString(1, incident.id());
                 ps.setString(2, subject.key());
                 ps.setString(3, subject.kind().name());
@@ -51,6 +80,7 @@ public class IncidentStore {
                 ps.setInt(8, 0);
                 ps.setTimestamp(9, Timestamp.from(at));
                 ps.setTimestamp(10, Timestamp.from(at));
+                ps.setString(11, subject.key());
                 ps.executeUpdate();
             }
             addKeys(Tx.over(c), incident.id(), List.of(subject.key()));
@@ -99,20 +129,32 @@ public class IncidentStore {
         });
     }
 
-    /** Makes a node the incident's subject (correlation found the node at fault) and its node. */
+    /**
+     * Makes a node the incident's subject (correlation found the node at fault) and its node, unless
+     * the node has an open incident of its own: then that one stays the node's, and this one keeps its
+     * subject (one open incident per subject, see {@link #openOrJoin}).
+     */
     public void resubject(Tx tx, String id, Subject node) {
         tx.run(c -> {
+            Savepoint before = c.setSavepoint();
             try (PreparedStatement ps = c.prepareStatement("update incidents set subject_key = ?, subject_kind = ?, subject_ns = ?,"
-                    + " subject_name = ?, node = ?, updated_at = ? where id = ?")) {
+                    + " subject_name = ?, node = ?, updated_at = ?, open_subject = case when state = 'RESOLVED' then null else ? end"
+                    + " where id = ?")) {
                 ps.setString(1, node.key());
                 ps.setString(2, node.kind().name());
                 ps.setString(3, node.namespace());
                 ps.setString(4, node.name());
                 ps.setString(5, node.name());
                 ps.setTimestamp(6, Timestamp.from(Instant.now()));
-                ps.setString(7, id);
+                ps.setString(7, node.key());
+                ps.setString(8, id);
                 ps.executeUpdate();
+            } catch (SQLException e) {
+                if (!"23505".equals(e.getSQLState())) throw e;
+                c.rollback(before);
+                return;
             }
+            c.releaseSavepoint(before);
             addKeys(Tx.over(c), id, List.of(node.key()));
         });
     }
@@ -298,12 +340,16 @@ public class IncidentStore {
 
     public void setState(Tx tx, String id, IncidentState state) {
         tx.run(c -> {
-            try (PreparedStatement ps = c.prepareStatement("update incidents set state = ?, updated_at = ?, resolved_at = ? where id = ?")) {
+            // Resolved, the incident gives up its subject: the next alert about it opens a new one. Nothing reopens a
+            // resolved incident, so an open state leaves open_subject as it is.
+            try (PreparedStatement ps = c.prepareStatement("update incidents set state = ?, updated_at = ?, resolved_at = ?,"
+                    + " open_subject = case when ? then null else open_subject end where id = ?")) {
                 Instant now = Instant.now();
                 ps.setString(1, state.name());
                 ps.setTimestamp(2, Timestamp.from(now));
                 ps.setTimestamp(3, state == IncidentState.RESOLVED ? Timestamp.from(now) : null);
-                ps.setString(4, id);
+                ps.setBoolean(4, state == IncidentState.RESOLVED);
+                ps.setString(5, id);
                 ps.executeUpdate();
             }
         });

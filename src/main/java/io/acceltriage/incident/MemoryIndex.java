@@ -59,10 +59,10 @@ public final class MemoryIndex implements Correlator.Index {
     }
 
     @Override
-    public String open(Subject subject, String node, Collection<String> keys) {
+    public Opened open(Subject subject, String node, Collection<String> keys) {
         Group g = new Group("group-" + (groups.size() + 1), subject, new LinkedHashSet<>(keys), new ArrayList<>());
         groups.add(g);
-        return g.id();
+        return new Opened(g.id(), true);
     }
 
     @Override

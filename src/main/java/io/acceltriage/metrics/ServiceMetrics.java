@@ -127,6 +127,19 @@ public class ServiceMetrics {
                 }).register(registry);
     }
 
+    /** Chat messages queued in the durable outbox and not yet delivered nor given up, all channels, all replicas. */
+    public void chatOutboxBacklog(LongSupplier pending) {
+        GaugeWithCallback.builder().name("acceltriage_chat_outbox_pending_messages")
+                .help("Chat messages queued but not yet delivered nor given up; it grows while a chat service refuses or limits us.")
+                .callback(cb -> {
+                    try {
+                        cb.call(pending.getAsLong());
+                    } catch (RuntimeException storeDown) {
+                        // readiness reports the store; a scrape still serves everything else
+                    }
+                }).register(registry);
+    }
+
     /** A proposal and the policy's verdict on it. */
     public void verdict(ActionKind kind, Decision decision) {
         actions.labelValues(kind.wireName(), decision.wireName()).inc();

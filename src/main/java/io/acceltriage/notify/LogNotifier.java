@@ -15,8 +15,7 @@ class LogNotifier implements Notifier {
     }
 
     @Override
-    public Delivery send(Notice n) {
+    public void send(Notice n) {
         LOG.infof("[%s] %s %s: %s", n.event(), n.incidentId(), n.subject(), n.summary().replace('\n', ' '));
-        return Delivery.ok("logged");
     }
 }

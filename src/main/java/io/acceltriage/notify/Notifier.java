@@ -1,16 +1,12 @@
 package io.acceltriage.notify;
 
-/** One channel to humans (Slack, Teams, the log). Returns whether the notice was delivered. */
+/**
+ * A channel told at once, in this process (the service log). Chat channels are {@link Outbound}: their
+ * messages go through the durable outbox instead, sent once by one replica.
+ */
 public interface Notifier {
 
     String channel();
 
-    Delivery send(Notice notice);
-
-    /** {@code retryable}: the channel may accept the same notice later (429, 5xx, timeout). */
-    record Delivery(boolean delivered, boolean retryable, String detail) {
-        public static Delivery ok(String detail) {
-            return new Delivery(true, false, detail);
-        }
-    }
+    void send(Notice notice);
 }

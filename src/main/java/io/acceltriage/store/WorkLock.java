@@ -13,6 +13,8 @@ public final class WorkLock {
 
     /** Filing alerts under incidents: one filer at a time sees every incident the last one opened. */
     public static final String FILING = "filing";
+    /** Claiming the next chat message: one claimer at a time sees which threads have a message in flight. */
+    public static final String CHAT_OUTBOX = "chat-outbox";
 
     private WorkLock() {}
 

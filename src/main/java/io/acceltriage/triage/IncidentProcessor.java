@@ -236,11 +236,12 @@ public class IncidentProcessor {
         try {
             database.transaction(tx -> {
                 incidents.setState(tx, incident.id(), IncidentState.ESCALATED);
+                escalations.tell(tx, new Notice(incident.id(), IncidentState.ESCALATED.name().toLowerCase(), incident.subject().key(),
+                        incident.family() == null ? "none" : incident.family(), incident.confidence() == null ? 0 : incident.confidence(),
+                        "Triage of " + incident.subject().key() + " keeps failing.", List.of(why), "/incidents/" + incident.id()));
                 return null;
             });
-            escalations.tell(new Notice(incident.id(), IncidentState.ESCALATED.name().toLowerCase(), incident.subject().key(),
-                    incident.family() == null ? "none" : incident.family(), incident.confidence() == null ? 0 : incident.confidence(),
-                    "Triage of " + incident.subject().key() + " keeps failing.", List.of(why), "/incidents/" + incident.id()));
+            escalations.queued();
         } catch (RuntimeException again) {
             // The store is down too: count this attempt again, so the escalation is tried at the next pass.
             failing.put(incident.id(), attempts - 1);
@@ -298,19 +299,22 @@ public class IncidentProcessor {
                 : !needsAPerson.isEmpty() ? IncidentState.ESCALATED
                 : a.diagnosis().family() == io.acceltriage.diagnosis.Family.NONE ? IncidentState.NO_FAULT
                 : IncidentState.MITIGATED;
+        // The state and the notice that tells it commit together: a crash between them neither loses the
+        // message nor sends one about a state that was never stored.
+        Notice told = new Notice(incident.id(), state.name().toLowerCase(), incident.subject().key(),
+                a.diagnosis().family().wireName(), a.diagnosis().confidence(), a.summary(), needsAPerson,
+                "/incidents/" + incident.id());
         database.transaction(tx -> {
             incidents.setState(tx, incident.id(), state);
+            escalations.tell(tx, told);
             return null;
         });
+        escalations.queued();
         if (mitigatedNow && incident.state() != IncidentState.MITIGATED) {
             alerts.stream().map(StoredAlert::receivedAt).min(Instant::compareTo)
                     .ifPresent(first -> metrics.mitigated(a.diagnosis().family(), java.time.Duration.between(first, Instant.now())));
         }
         metrics.triaged(java.time.Duration.ofNanos(System.nanoTime() - began));
-        Notice told = new Notice(incident.id(), state.name().toLowerCase(), incident.subject().key(),
-                a.diagnosis().family().wireName(), a.diagnosis().confidence(), a.summary(), needsAPerson,
-                "/incidents/" + incident.id());
-        escalations.tell(told);
         // Decided, stored, carried out and told: only now is the model asked for its summary, off this thread.
         summaries.ask(incident.id(), a, told);
     }
@@ -326,11 +330,12 @@ public class IncidentProcessor {
                     incidents.setState(tx, incidentId, IncidentState.RESOLVED);
                     audit.append(tx, incidentId, AuditKind.INCIDENT_RESOLVED, Actors.AGENT,
                             Map.of("reason", "every alert of the incident resolved"));
+                    escalations.tell(tx, new Notice(incidentId, "resolved", i.subject().key(), i.family() == null ? "none" : i.family(),
+                            i.confidence() == null ? 0 : i.confidence(), "All alerts of " + i.subject().key() + " resolved.",
+                            List.of(), "/incidents/" + incidentId));
                     return null;
                 });
-                escalations.tell(new Notice(incidentId, "resolved", i.subject().key(), i.family() == null ? "none" : i.family(),
-                        i.confidence() == null ? 0 : i.confidence(), "All alerts of " + i.subject().key() + " resolved.",
-                        List.of(), "/incidents/" + incidentId));
+                escalations.queued();
             });
         }
     }

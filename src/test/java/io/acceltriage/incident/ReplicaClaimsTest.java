@@ -1,6 +1,8 @@
 package io.acceltriage.incident;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.acceltriage.audit.AuditLog;
@@ -8,6 +10,7 @@ import io.acceltriage.audit.TestAudit;
 import io.acceltriage.cluster.Membership;
 import io.acceltriage.sandbox.SimulatedApiServer;
 import io.acceltriage.store.Database;
+import io.acceltriage.store.StoreException;
 import io.acceltriage.store.TestDatabases;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -154,6 +157,60 @@ class ReplicaClaimsTest {
         incidents.finishTriage(again, winner);
         assertTrue(incidents.dueForTriage(later, 100).stream().noneMatch(id::equals), "nothing more is wanted");
         assertTrue(incidents.claimTriage(id, loser, later, later.plus(Duration.ofSeconds(30))).isEmpty());
+    }
+
+    /**
+     * The database itself, not only the filing lock, allows one open incident per subject: two filings of
+     * alerts about one node race past any lock (each in its own transaction, the slower still open when the
+     * faster commits), and the one that comes second files under the incident the first opened.
+     */
+    @ParameterizedTest
+    @MethodSource("databases")
+    void twoWritersRacingToOpenAnIncidentForOneSubjectOpenOneAndTheSecondFilesUnderIt(Database database) throws Exception {
+        IncidentStore incidents = new IncidentStore(database);
+        Correlation correlation = new Correlation(new Membership(server.client()), incidents, database, 10, Duration.ofSeconds(60));
+        String node = "gpu-open-" + UUID.randomUUID().toString().substring(0, 8);
+        store(database, "o1-" + node, node);
+        store(database, "o2-" + node, node);
+        List<StoredAlert> alerts = new AlertInbox(database, TestAudit.on(database), null).unprocessed(100).stream()
+                .filter(a -> a.alert().fingerprint().endsWith(node)).toList();
+        assertEquals(2, alerts.size());
+        CyclicBarrier together = new CyclicBarrier(2);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        List<Correlator.Filing> filings = new ArrayList<>();
+        try {
+            List<Future<Correlator.Filing>> runs = new ArrayList<>();
+            for (StoredAlert a : alerts) {
+                About about = correlation.about(a.alert(), a.receivedAt());
+                runs.add(pool.submit(() -> database.transaction(tx -> {
+                    try {
+                        together.await();
+                        Correlator.Filing f = correlation.file(tx, a.alert(), about);
+                        Thread.sleep(300); // still uncommitted while the other writer files
+                        return f;
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                })));
+            }
+            for (var r : runs) filings.add(r.get());
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(1, filings.stream().filter(Correlator.Filing::opened).count(), "opened by exactly one: " + filings);
+        assertEquals(filings.get(0).incidentId(), filings.get(1).incidentId(), "both alerts under one incident");
+        assertEquals(1L, count(database, "select count(*) from incidents where subject_key = 'node:" + node + "'"));
+
+        // Past every lock, the store refuses a second open incident of the subject outright...
+        assertThrows(StoreException.class, () -> database.transaction(tx -> incidents.open(tx, Subject.node(node), node, T0)));
+        // ...and takes a new one once the first is resolved.
+        database.transaction(tx -> {
+            incidents.setState(tx, filings.get(0).incidentId(), IncidentState.RESOLVED);
+            return null;
+        });
+        Correlator.Index.Opened next = database.transaction(tx -> incidents.openOrJoin(tx, Subject.node(node), node, T0));
+        assertTrue(next.opened());
+        assertNotEquals(filings.get(0).incidentId(), next.id());
     }
 
     private static AlertFiler filer(Database database, AuditLog audit, IncidentStore incidents, AlertInbox inbox) {

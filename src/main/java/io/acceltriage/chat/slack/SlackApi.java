@@ -3,7 +3,7 @@ package io.acceltriage.chat.slack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.acceltriage.config.Secret;
-import io.acceltriage.notify.DeliveryQueue.Result;
+import io.acceltriage.notify.Delivery;
 import io.acceltriage.store.Json;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -24,7 +24,7 @@ import java.util.Set;
 public class SlackApi {
 
     /** Slack's answer: {@code ts} and {@code channel} of the message when it was posted. */
-    public record Answer(Result result, String ts, String channel) {}
+    public record Answer(Delivery result, String ts, String channel) {}
 
     /** Errors that a later attempt can get past; every other {@code ok:false} is permanent. */
     private static final Set<String> TRANSIENT = Set.of("ratelimited", "service_unavailable", "fatal_error",
@@ -56,7 +56,7 @@ public class SlackApi {
     private Answer call(String method, ObjectNode body) {
         Secret token = config.botToken().filter(t -> !t.isBlank()).map(Secret::of).orElse(null);
         if (token == null) {
-            return new Answer(Result.failed("ACCELTRIAGE_SLACK_BOT_TOKEN is not set: cannot call " + method), null, null);
+            return new Answer(Delivery.failed("ACCELTRIAGE_SLACK_BOT_TOKEN is not set: cannot call " + method), null, null);
         }
         String base = config.apiUrl().endsWith("/") ? config.apiUrl() : config.apiUrl() + "/";
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + method)).timeout(Duration.ofSeconds(10))
@@ -71,38 +71,38 @@ public class SlackApi {
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            return new Answer(Result.retry(null, what + ": no answer from Slack (" + e.getClass().getSimpleName() + ")"), null, null);
+            return new Answer(Delivery.retry(null, what + ": no answer from Slack (" + e.getClass().getSimpleName() + ")"), null, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Answer(Result.retry(null, what + ": interrupted"), null, null);
+            return new Answer(Delivery.retry(null, what + ": interrupted"), null, null);
         }
         int status = response.statusCode();
         if (status == 429) {
-            return new Answer(Result.retry(retryAfter(response), what + ": rate limited (429)"), null, null);
+            return new Answer(Delivery.retry(retryAfter(response), what + ": rate limited (429)"), null, null);
         }
         if (status >= 500) {
-            return new Answer(Result.retry(null, what + ": Slack answered HTTP " + status), null, null);
+            return new Answer(Delivery.retry(null, what + ": Slack answered HTTP " + status), null, null);
         }
         if (status >= 400) {
-            return new Answer(Result.failed(what + ": Slack answered HTTP " + status + " " + abbreviate(response.body())), null, null);
+            return new Answer(Delivery.failed(what + ": Slack answered HTTP " + status + " " + abbreviate(response.body())), null, null);
         }
         if (!response.headers().firstValue("Content-Type").orElse("").contains("json")) {
             // response_url answers a plain "ok".
-            return new Answer(Result.ok(what + ": " + abbreviate(response.body())), null, null);
+            return new Answer(Delivery.ok(what + ": " + abbreviate(response.body())), null, null);
         }
         JsonNode json;
         try {
             json = Json.read(response.body(), JsonNode.class);
         } catch (IllegalArgumentException e) {
-            return new Answer(Result.failed(what + ": Slack's answer is not JSON"), null, null);
+            return new Answer(Delivery.failed(what + ": Slack's answer is not JSON"), null, null);
         }
         if (json.path("ok").asBoolean(false)) {
-            return new Answer(Result.ok(what + ": ok"), json.path("ts").asText(null), json.path("channel").asText(null));
+            return new Answer(Delivery.ok(what + ": ok"), json.path("ts").asText(null), json.path("channel").asText(null));
         }
         String error = json.path("error").asText("unknown_error");
         return TRANSIENT.contains(error)
-                ? new Answer(Result.retry(retryAfter(response), what + ": " + error), null, null)
-                : new Answer(Result.failed(what + ": " + error + hint(error)), null, null);
+                ? new Answer(Delivery.retry(retryAfter(response), what + ": " + error), null, null)
+                : new Answer(Delivery.failed(what + ": " + error + hint(error)), null, null);
     }
 
     static Duration retryAfter(HttpResponse<?> response) {

@@ -3,11 +3,12 @@ package io.acceltriage.chat.slack;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.acceltriage.notify.ChatThreads;
-import io.acceltriage.notify.DeliveryQueue.Result;
+import io.acceltriage.notify.Delivery;
 import io.acceltriage.notify.IncidentMessage;
 import io.acceltriage.notify.IncidentMessages;
 import io.acceltriage.notify.Notice;
-import io.acceltriage.notify.Notifier;
+import io.acceltriage.notify.Outbound;
+import io.acceltriage.notify.Outgoing;
 import io.acceltriage.store.Json;
 import io.quarkus.arc.lookup.LookupUnlessProperty;
 import io.quarkus.qute.Location;
@@ -20,10 +21,11 @@ import java.util.Objects;
  * in place (chat.update on the stored ts) after; each change of state also gets a line in the
  * message's thread, so the people following it are told. Pending approvals carry Approve and Reject
  * buttons that come back to /api/v1/slack/interactions. Exists only when a channel is configured.
+ * Notices reach it through the durable chat outbox.
  */
 @ApplicationScoped
 @LookupUnlessProperty(name = "acceltriage.slack.channel", stringValue = "", lookupIfMissing = false)
-class SlackNotifier implements Notifier {
+class SlackNotifier implements Outbound {
 
     static final String CHANNEL = "slack";
     /** Slack refuses a section text longer than this. */
@@ -56,12 +58,17 @@ class SlackNotifier implements Notifier {
     }
 
     @Override
-    public Delivery send(Notice notice) {
-        boolean queued = poster.offer(notice.incidentId(), notice.event(), () -> deliver(notice));
-        return queued ? Delivery.ok("queued for Slack") : new Delivery(false, true, "the Slack queue is full");
+    public String kind() {
+        return Outgoing.NOTICE;
     }
 
-    private Result deliver(Notice notice) {
+    /** Sent from the outbox, one message of an incident at a time, so the stored ts is the one an earlier notice posted. */
+    @Override
+    public Delivery attempt(Outgoing message) {
+        return deliver(message.notice());
+    }
+
+    private Delivery deliver(Notice notice) {
         IncidentMessage m = messages.of(notice);
         String text = template.data("m", m).render().strip();
         ObjectNode body = Json.MAPPER.createObjectNode().put("text", headline(m)).put("unfurl_links", false);

@@ -1,37 +1,53 @@
 package io.acceltriage.chat.slack;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.acceltriage.audit.AuditLog;
-import io.acceltriage.notify.DeliveryQueue;
+import io.acceltriage.notify.ChatDelivery;
+import io.acceltriage.notify.Delivery;
+import io.acceltriage.notify.Outbound;
+import io.acceltriage.notify.Outgoing;
 import io.acceltriage.store.Json;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
 
 /**
- * Everything acceltriage sends to Slack goes through this one queue, notifications and replies
- * alike, so Slack's rate limit (429 with Retry-After) holds back all of them and drops none.
+ * Everything acceltriage sends to Slack goes through the durable chat outbox, notifications (see
+ * {@link SlackNotifier}) and replies alike, so Slack's rate limit (429 with Retry-After) holds back all
+ * of them and drops none, and a restart loses none. This class sends the replies.
  */
 @ApplicationScoped
-public class SlackPoster {
+public class SlackPoster implements Outbound {
 
-    static final int CAPACITY = 1000;
+    static final String REPLY = "reply";
+
+    /** A reply as queued: Slack's message, posted to chat.postMessage or, when given, to a response_url. */
+    record Reply(String responseUrl, String message) {}
 
     private final SlackApi api;
-    private final DeliveryQueue queue;
+    private final ChatDelivery delivery;
 
-    SlackPoster(SlackApi api, AuditLog audit) {
+    SlackPoster(SlackApi api, ChatDelivery delivery) {
         this.api = api;
-        this.queue = new DeliveryQueue("slack", CAPACITY, Duration.ZERO, audit);
+        this.delivery = delivery;
     }
 
     public SlackApi api() {
         return api;
     }
 
-    /** Queues a message about an incident (null when it is about none). */
-    public boolean offer(String incidentId, String what, DeliveryQueue.Job job) {
-        return queue.offer(incidentId, what, job);
+    @Override
+    public String channel() {
+        return SlackNotifier.CHANNEL;
+    }
+
+    @Override
+    public String kind() {
+        return REPLY;
+    }
+
+    @Override
+    public Delivery attempt(Outgoing m) {
+        Reply r = Json.read(m.payload(), Reply.class);
+        ObjectNode message = Json.read(r.message(), ObjectNode.class);
+        return (r.responseUrl() == null ? api.postMessage(message) : api.respond(r.responseUrl(), message)).result();
     }
 
     /** Answers in a conversation: in the thread of {@code threadTs} when given. */
@@ -40,18 +56,17 @@ public class SlackPoster {
         if (threadTs != null) {
             m.put("thread_ts", threadTs);
         }
-        return offer(null, "reply in " + channel, () -> api.postMessage(m).result());
+        return queue("reply in " + channel, new Reply(null, Json.write(m)));
     }
 
     /** Answers a slash command or a button through its response_url. */
     public boolean respond(String responseUrl, String text, boolean visibleToChannel) {
         ObjectNode m = Json.MAPPER.createObjectNode().put("text", text)
                 .put("response_type", visibleToChannel ? "in_channel" : "ephemeral").put("replace_original", false);
-        return offer(null, "response_url answer", () -> api.respond(responseUrl, m).result());
+        return queue("response_url answer", new Reply(responseUrl, Json.write(m)));
     }
 
-    @PreDestroy
-    void close() {
-        queue.close();
+    private boolean queue(String what, Reply reply) {
+        return delivery.queue(new Outgoing.Draft(SlackNotifier.CHANNEL, REPLY, null, what, Json.write(reply)));
     }
 }

@@ -4,11 +4,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.acceltriage.notify.ChatConfig;
 import io.acceltriage.notify.ChatThreads;
-import io.acceltriage.notify.DeliveryQueue.Result;
+import io.acceltriage.notify.Delivery;
 import io.acceltriage.notify.IncidentMessage;
 import io.acceltriage.notify.IncidentMessages;
 import io.acceltriage.notify.Notice;
-import io.acceltriage.notify.Notifier;
+import io.acceltriage.notify.Outbound;
+import io.acceltriage.notify.Outgoing;
 import io.acceltriage.policy.Policy;
 import io.quarkus.arc.lookup.LookupUnlessProperty;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,7 +25,7 @@ import java.util.regex.Pattern;
  */
 @ApplicationScoped
 @LookupUnlessProperty(name = "acceltriage.teams.webhook-url", stringValue = "", lookupIfMissing = false)
-class TeamsNotifier implements Notifier {
+class TeamsNotifier implements Outbound {
 
     static final String CHANNEL = "teams";
     /** Teams users are named by their Entra ID (AAD) object id; the policy's other approvers are Slack's. */
@@ -55,18 +56,28 @@ class TeamsNotifier implements Notifier {
     }
 
     @Override
-    public Delivery send(Notice notice) {
-        boolean queued = poster.offer(notice.incidentId(), notice.event(), () -> deliver(notice));
-        return queued ? Delivery.ok("queued for Teams") : new Delivery(false, true, "the Teams queue is full");
+    public String kind() {
+        return Outgoing.NOTICE;
     }
 
-    private Result deliver(Notice notice) {
+    @Override
+    public java.time.Duration minGap() {
+        return TeamsPoster.MIN_GAP;
+    }
+
+    /** Sent from the durable outbox, one message of an incident at a time. */
+    @Override
+    public Delivery attempt(Outgoing message) {
+        return deliver(message.notice());
+    }
+
+    private Delivery deliver(Notice notice) {
         ChatThreads.Thread last = threads.find(notice.incidentId(), CHANNEL).orElse(null);
         if (last != null && Objects.equals(last.lastEvent(), notice.event())) {
-            return Result.ok("already told: the incident is still " + notice.event());
+            return Delivery.ok("already told: the incident is still " + notice.event());
         }
         IncidentMessage m = messages.of(notice);
-        Result r = poster.send(AdaptiveCards.message(card(m)));
+        Delivery r = poster.send(AdaptiveCards.message(card(m)));
         if (r.delivered()) {
             threads.save(m.incidentId(), CHANNEL, new ChatThreads.Thread(null, null, m.event()));
         }

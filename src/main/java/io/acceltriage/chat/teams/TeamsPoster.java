@@ -1,11 +1,11 @@
 package io.acceltriage.chat.teams;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.acceltriage.audit.AuditLog;
-import io.acceltriage.notify.DeliveryQueue.Result;
-import io.acceltriage.notify.DeliveryQueue;
+import io.acceltriage.notify.ChatDelivery;
+import io.acceltriage.notify.Outbound;
+import io.acceltriage.notify.Outgoing;
+import io.acceltriage.notify.Delivery;
 import io.acceltriage.store.Json;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.net.URI;
@@ -15,42 +15,59 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * Posts to the Teams Workflows webhook through one queue at most four times a second (Teams
- * throttles connectors beyond that), retrying 429 (after its Retry-After) and 5xx until they go through.
+ * Posts to the Teams Workflows webhook at most four times a second (Teams throttles connectors beyond
+ * that), through the durable chat outbox, which retries 429 (after its Retry-After) and 5xx until they
+ * go through or the outbox gives them up. This class sends the fixed cards (answers to people); the
+ * incident cards are {@link TeamsNotifier}'s.
  */
 @ApplicationScoped
-public class TeamsPoster {
+public class TeamsPoster implements Outbound {
 
     static final Duration MIN_GAP = Duration.ofMillis(250);
-    static final int CAPACITY = 1000;
+    static final String CARD = "card";
 
     private final TeamsConfig config;
-    private final DeliveryQueue queue;
+    private final ChatDelivery delivery;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    TeamsPoster(TeamsConfig config, AuditLog audit) {
+    TeamsPoster(TeamsConfig config, ChatDelivery delivery) {
         this.config = config;
-        this.queue = new DeliveryQueue("teams", CAPACITY, MIN_GAP, audit);
+        this.delivery = delivery;
+    }
+
+    @Override
+    public String channel() {
+        return TeamsNotifier.CHANNEL;
+    }
+
+    @Override
+    public String kind() {
+        return CARD;
+    }
+
+    @Override
+    public Duration minGap() {
+        return MIN_GAP;
+    }
+
+    @Override
+    public Delivery attempt(Outgoing m) {
+        return send(Json.read(m.payload(), ObjectNode.class));
     }
 
     public boolean configured() {
         return config.webhookUrl().filter(u -> !u.isBlank()).isPresent();
     }
 
-    /** Queues a job that builds its message when its turn comes. */
-    public boolean offer(String incidentId, String what, DeliveryQueue.Job job) {
-        return queue.offer(incidentId, what, job);
-    }
-
     /** Queues a fixed message. */
     public boolean post(String incidentId, String what, ObjectNode message) {
-        return offer(incidentId, what, () -> send(message));
+        return delivery.queue(new Outgoing.Draft(TeamsNotifier.CHANNEL, CARD, incidentId, what, Json.write(message)));
     }
 
-    public Result send(ObjectNode message) {
+    public Delivery send(ObjectNode message) {
         String url = config.webhookUrl().filter(u -> !u.isBlank()).orElse(null);
         if (url == null) {
-            return Result.failed("ACCELTRIAGE_TEAMS_WEBHOOK_URL is not set");
+            return Delivery.failed("ACCELTRIAGE_TEAMS_WEBHOOK_URL is not set");
         }
         HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
                 .header("Content-Type", "application/json; charset=utf-8")
@@ -59,14 +76,14 @@ public class TeamsPoster {
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            return Result.retry(null, "no answer from the Teams webhook (" + e.getClass().getSimpleName() + ")");
+            return Delivery.retry(null, "no answer from the Teams webhook (" + e.getClass().getSimpleName() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Result.retry(null, "interrupted");
+            return Delivery.retry(null, "interrupted");
         }
         int status = response.statusCode();
         if (status >= 200 && status < 300) {
-            return Result.ok("Teams webhook answered " + status);
+            return Delivery.ok("Teams webhook answered " + status);
         }
         if (status == 429) {
             String after = response.headers().firstValue("Retry-After").orElse("1").trim();
@@ -76,17 +93,12 @@ public class TeamsPoster {
             } catch (NumberFormatException e) {
                 wait = Duration.ofSeconds(1);
             }
-            return Result.retry(wait, "Teams webhook rate limited (429)");
+            return Delivery.retry(wait, "Teams webhook rate limited (429)");
         }
         if (status >= 500) {
-            return Result.retry(null, "Teams webhook answered HTTP " + status);
+            return Delivery.retry(null, "Teams webhook answered HTTP " + status);
         }
-        return Result.failed("Teams webhook answered HTTP " + status
+        return Delivery.failed("Teams webhook answered HTTP " + status
                 + (status == 401 || status == 403 || status == 404 ? " (check ACCELTRIAGE_TEAMS_WEBHOOK_URL)" : ""));
-    }
-
-    @PreDestroy
-    void close() {
-        queue.close();
     }
 }
