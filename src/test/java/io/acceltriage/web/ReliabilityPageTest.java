@@ -34,10 +34,10 @@ class ReliabilityPageTest {
     void afterAFaultTheReliabilityPageChartsItsFamilyAndTheRepeatOffenderTheRuleCounts() {
         TestAuth.asAdmin();
         FreshFleet.prepare(database, breaker);
-        FreshFleet.forget(database, "gpu-h100-08"); // its fault history is this test's alone
-        given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"gpu-h100-08\",\"gpu\":2,\"xid\":79}")
+        FreshFleet.forget(database, "gpu-a100-11"); // no other test faults this node: its history and its GPU's XID gauge are this test's alone
+        given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"gpu-a100-11\",\"gpu\":3,\"xid\":79}")
                 .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
-        String incident = ReviewPageBrowserTest.awaitTriaged("gpu-h100-08");
+        String incident = ReviewPageBrowserTest.awaitTriaged("gpu-a100-11");
         TestAuth.signOut();
 
         String page = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/reliability").then().statusCode(200)
@@ -55,7 +55,7 @@ class ReliabilityPageTest {
                 "the incident's time to decide is a point of its family's line: " + decide.group());
         Matcher gpus = Pattern.compile("id=\"chart-repeat-gpus\">.*?</svg>", Pattern.DOTALL).matcher(page);
         // The incident's XID 79, recorded in the GPU's fault history: what the repeat-offender rule counts.
-        assertTrue(gpus.find() && gpus.group().contains("<title>gpu-h100-08/2: 1 fatal XIDs</title>"), gpus.group());
+        assertTrue(gpus.find() && gpus.group().contains("<title>gpu-a100-11/3: 1 fatal XIDs</title>"), gpus.group());
         // The incident was decided within the policy's minute: the "decided" objective has a met bar, and the pools their budgets.
         Matcher met = Pattern.compile("id=\"chart-objectives-met\">.*?</svg>", Pattern.DOTALL).matcher(page);
         assertTrue(met.find() && Pattern.compile("<title>decided: [1-9][0-9]* incidents</title>").matcher(met.group()).find(), page);
