@@ -266,8 +266,9 @@ class LiveModelIT {
     /**
      * With Prometheus configured, the live model's investigation is offered the declarative tools of
      * tools/ (run against a real Prometheus scraping the sandbox's exporter) and the incident's
-     * runbook; each call is a model.tool record in the audit, and an argument outside a tool's schema
-     * is refused without a query being sent.
+     * runbook, through one dispatcher (prometheus_query) offering only the queries that fit the node;
+     * each call is a model.tool record naming the query it ran, and an argument outside the chosen
+     * query's parameters, or a query not offered, is refused without anything being sent.
      */
     @Test
     void theLiveModelReadsPrometheusThroughTheTypedToolsAndTheRunbookAndAnArgumentOutsideTheSchemaIsRefused() throws Exception {
@@ -279,10 +280,11 @@ class LiveModelIT {
             boolean toolsAnswered = StreamSupport.stream(req.path("messages").spliterator(), false)
                     .anyMatch(m -> m.path("role").asText().equals("tool"));
             if (toolsAnswered) return agreeable(req);
-            return ScriptedModelServer.toolCalls(List.of(Map.entry("gpu_xid_errors", "{\"node\":\"" + node + "\"}"),
+            return ScriptedModelServer.toolCalls(List.of(Map.entry(PrometheusTools.NAME, "{\"tool\":\"gpu_xid_errors\",\"node\":\"" + node + "\"}"),
                     Map.entry("incident_runbook", "{}"),
-                    Map.entry("gpu_xid_errors", "{\"node\":\"" + hostile + "\"}"),
-                    Map.entry("gpu_ecc_dbe_volatile", "{\"node\":\"" + node + "\",\"query\":\"up\"}")));
+                    Map.entry(PrometheusTools.NAME, "{\"tool\":\"gpu_xid_errors\",\"node\":\"" + hostile + "\"}"),
+                    Map.entry(PrometheusTools.NAME, "{\"tool\":\"gpu_ecc_dbe_volatile\",\"node\":\"" + node + "\",\"query\":\"up\"}"),
+                    Map.entry(PrometheusTools.NAME, "{\"tool\":\"node_exec\",\"node\":\"" + node + "\"}")));
         };
         int prometheusPort = ServerProcess.freePort();
         String prometheusUrl = "http://127.0.0.1:" + prometheusPort;
@@ -319,7 +321,8 @@ class LiveModelIT {
                 JsonNode incident = summarised(service, faultAndConclusion(service,
                         "{\"kind\":\"xid\",\"node\":\"" + node + "\",\"gpu\":1,\"xid\":31}", node));
                 List<JsonNode> tools = audit(service, incident, "model.tool");
-                assertEquals(List.of("gpu_xid_errors", "incident_runbook", "gpu_xid_errors", "gpu_ecc_dbe_volatile"),
+                // The audit names the declarative tool the dispatcher ran; a name outside the offered ones keeps the dispatcher's.
+                assertEquals(List.of("gpu_xid_errors", "incident_runbook", "gpu_xid_errors", "gpu_ecc_dbe_volatile", PrometheusTools.NAME),
                         tools.stream().map(t -> t.path("payload").path("tool").asText()).toList(), tools.toString());
                 JsonNode xid = tools.get(0).path("payload");
                 assertEquals("ok", xid.path("outcome").asText(), xid.toString());
@@ -328,7 +331,7 @@ class LiveModelIT {
                 JsonNode runbook = tools.get(1).path("payload");
                 assertEquals("ok", runbook.path("outcome").asText(), runbook.toString());
                 assertTrue(runbook.path("result").asText().contains("http"), "the runbook with its guides: " + runbook);
-                for (JsonNode refused : List.of(tools.get(2).path("payload"), tools.get(3).path("payload"))) {
+                for (JsonNode refused : List.of(tools.get(2).path("payload"), tools.get(3).path("payload"), tools.get(4).path("payload"))) {
                     assertEquals("refused", refused.path("outcome").asText(), refused.toString());
                     assertTrue(refused.path("result").asText().startsWith("refused, nothing was run"), refused.toString());
                 }
@@ -336,13 +339,26 @@ class LiveModelIT {
                         tools.get(2).toString());
                 assertTrue(tools.get(3).path("payload").path("result").asText().contains("'query' is not a parameter of gpu_ecc_dbe_volatile"),
                         tools.get(3).toString());
+                assertTrue(tools.get(4).path("payload").path("result").asText().contains("'node_exec' is not one of this incident's Prometheus tools"),
+                        tools.get(4).toString());
                 JsonNode investigation = server.requests().stream().filter(r -> r.has("tools") && sent(r).contains(node)).findFirst().orElseThrow();
                 List<String> offered = StreamSupport.stream(investigation.path("tools").spliterator(), false)
                         .map(t -> t.path("function").path("name").asText()).toList();
-                assertTrue(offered.containsAll(List.of("gpu_xid_errors", "incident_runbook", "get_evidence")), offered.toString());
+                assertTrue(offered.containsAll(List.of(PrometheusTools.NAME, "incident_runbook", "get_evidence")), offered.toString());
+                assertFalse(offered.contains("gpu_xid_errors"), "one dispatcher, not a schema per Prometheus tool: " + offered);
+                List<String> queries = StreamSupport.stream(investigation.path("tools").spliterator(), false)
+                        .filter(t -> t.path("function").path("name").asText().equals(PrometheusTools.NAME))
+                        .flatMap(t -> StreamSupport.stream(t.path("function").path("parameters").path("properties").path("tool").path("enum")
+                                .spliterator(), false)).map(JsonNode::asText).toList();
+                assertTrue(queries.contains("gpu_xid_errors"), queries.toString());
+                assertTrue(queries.stream().noneMatch(q -> q.startsWith("amd_") || q.startsWith("tpu_")),
+                        "an NVIDIA node is offered no AMD or TPU tools: " + queries);
                 // A figure for the README, not an assertion: the investigation's cost with the Prometheus tools offered.
-                System.out.printf("live model input tokens with Prometheus tools: XID 31 (investigation with %d tools offered, 2 tool rounds,"
-                        + " and summary) %d%n", offered.size(), tokensIn(service, incident));
+                System.out.printf("live model input tokens with Prometheus tools: XID 31 (investigation with %d tools and %d Prometheus"
+                        + " queries offered, one tool round, and summary) %d, of which the investigation %d%n", offered.size(), queries.size(),
+                        tokensIn(service, incident), audit(service, incident, "model.call").stream()
+                                .filter(c -> c.path("payload").path("purpose").asText().equals("investigate"))
+                                .mapToLong(c -> c.path("payload").path("tokensIn").asLong()).sum());
             }
         }
     }
