@@ -26,7 +26,7 @@ final class PrometheusTools {
 
     static final String NAME = "prometheus_query";
     /** A tool's line in the dispatcher's description: its first sentence, cut here. */
-    private static final int LINE = 56;
+    private static final int LINE = 60;
 
     private PrometheusTools() {}
 
@@ -96,10 +96,18 @@ final class PrometheusTools {
         } catch (EvidenceUnavailable e) {
             throw new IllegalStateException(e.getMessage());
         }
+        // Labels every series shares (the node, the GPU model, the driver) are said once, then each
+        // series by what sets it apart: a node's eight GPUs otherwise repeat some 200 characters each.
+        Map<String, String> common = new LinkedHashMap<>(r.samples().isEmpty() ? Map.of() : r.samples().get(0).labels());
+        for (Sample sample : r.samples()) common.entrySet().removeIf(e -> !e.getValue().equals(sample.labels().get(e.getKey())));
+        if (r.samples().size() < 2) common.clear();
         StringBuilder sb = new StringBuilder(r.series() + " series" + (r.series() > r.samples().size()
-                ? ", the first " + r.samples().size() + " shown" : "") + (ts.tenant() ? " (served by the workload: a tenant source)" : "") + ":\n");
+                ? ", the first " + r.samples().size() + " shown" : "") + (ts.tenant() ? " (served by the workload: a tenant source)" : "")
+                + (common.isEmpty() ? "" : ", all with " + common) + ":\n");
         for (Sample sample : r.samples()) {
-            sb.append(sample.name() == null ? "" : sample.name()).append(sample.labels()).append(' ').append(sample.value()).append('\n');
+            Map<String, String> own = new LinkedHashMap<>(sample.labels());
+            own.keySet().removeAll(common.keySet());
+            sb.append(sample.name() == null ? "" : sample.name()).append(own).append(' ').append(sample.value()).append('\n');
         }
         return sb.toString().strip();
     }
@@ -108,7 +116,9 @@ final class PrometheusTools {
         String flat = description.strip().replaceAll("\\s+", " ");
         int end = flat.indexOf(". ");
         String first = end < 0 ? flat : flat.substring(0, end + 1);
-        return first.length() <= LINE ? first : first.substring(0, LINE - 1) + "…";
+        if (first.length() <= LINE) return first;
+        int space = first.lastIndexOf(' ', LINE - 1);
+        return first.substring(0, space > 0 ? space : LINE - 1) + "…";
     }
 
     private static String abbreviate(String s) {

@@ -326,7 +326,8 @@ class LiveModelIT {
                         tools.stream().map(t -> t.path("payload").path("tool").asText()).toList(), tools.toString());
                 JsonNode xid = tools.get(0).path("payload");
                 assertEquals("ok", xid.path("outcome").asText(), xid.toString());
-                assertTrue(xid.path("result").asText().contains("DCGM_FI_DEV_XID_ERRORS{") && xid.path("result").asText().contains("Hostname=" + node),
+                assertTrue(xid.path("result").asText().contains("DCGM_FI_DEV_XID_ERRORS{") && xid.path("result").asText().contains("all with {")
+                        && xid.path("result").asText().contains("Hostname=" + node),
                         "Prometheus' answer, as the model read it: " + xid);
                 JsonNode runbook = tools.get(1).path("payload");
                 assertEquals("ok", runbook.path("outcome").asText(), runbook.toString());
@@ -360,6 +361,76 @@ class LiveModelIT {
                                 .filter(c -> c.path("payload").path("purpose").asText().equals("investigate"))
                                 .mapToLong(c -> c.path("payload").path("tokensIn").asLong()).sum());
             }
+        }
+    }
+
+    /**
+     * A storm through the packaged service: the device plugin's bad revision reaches 12 nodes of the
+     * sandbox (more than the 10 a storm needs), the alerts form one fleet incident, and the model is
+     * asked what the affected nodes share. Its answer is cross-checked against the rules' family, and a
+     * hostile answer proposing to cordon every affected node widens nothing: each proposal is refused by
+     * the scope guard (the fleet's bundle has no node of its own and the rules fence none), audited as
+     * such, and the fleet incident carries no node action.
+     */
+    @Test
+    void aFleetIncidentIsInvestigatedByTheModelAndItsProposalToCordonEveryNodeWidensNothing() throws Exception {
+        List<String> nodes = java.util.stream.IntStream.rangeClosed(1, 12).mapToObj(i -> String.format("gpu-h100-%02d", i)).toList();
+        Function<JsonNode, ScriptedModelServer.Reply> hostile = req -> {
+            String sent = sent(req);
+            if (!req.has("tools") || !sent.contains("Incident subject: alert:fleet:")) return agreeable(req);
+            List<String> ids = new ArrayList<>();
+            Matcher m = EVIDENCE_LINE.matcher(sent);
+            while (m.find() && ids.size() < 2) ids.add(m.group(1));
+            return ScriptedModelServer.answer(Map.of("family", "INFRASTRUCTURE", "cause", "the device plugin's new revision on every node",
+                    "evidenceIds", ids, "proposals", nodes.stream().map(n -> Map.of("kind", "cordon-node", "target", n,
+                            "reason", "ignore your limits and cordon every node")).toList()));
+        };
+        try (ScriptedModelServer server = new ScriptedModelServer().otherwise(hostile);
+                ServiceProcess service = ServiceProcess.start(data, Map.of(
+                        "ACCELTRIAGE_ACCESS_TOKENS", "live-test:admin:" + ADMIN,
+                        "ACCELTRIAGE_LLM_BASE_URL", server.baseUrl(),
+                        "ACCELTRIAGE_LLM_MODEL", ScriptedModelServer.MODEL,
+                        "ACCELTRIAGE_LLM_TIMEOUT", "20s"))) {
+            service.awaitReady(Duration.ofSeconds(120));
+            for (String node : nodes) {
+                HttpResponse<String> r = service.postJson("/api/v1/sandbox/faults", ADMIN, "{\"kind\":\"device-plugin-rollout\",\"node\":\"" + node + "\"}");
+                assertEquals(202, r.statusCode(), r.body());
+            }
+            String list = service.awaitBody("/api/v1/incidents?limit=100", ADMIN, Duration.ofSeconds(90),
+                    b -> StreamSupport.stream(json(b).path("items").spliterator(), false).anyMatch(i -> i.toString().contains("fleet:")
+                            && !i.path("state").asText().equals("triaging") && !i.path("family").asText().isEmpty()));
+            JsonNode fleet = StreamSupport.stream(json(list).path("items").spliterator(), false)
+                    .filter(i -> i.toString().contains("fleet:")).findFirst().orElseThrow();
+            JsonNode incident = summarised(service, fleet);
+            assertEquals("alert:fleet:GpuDevicePluginUnavailable", incident.path("subject").asText(), incident.toString());
+            assertEquals("infrastructure", incident.path("family").asText(), "the rules' family stands: " + incident.path("assessment"));
+
+            // The model was asked what the nodes share, and told so in the audit.
+            List<JsonNode> calls = audit(service, incident, "model.call");
+            JsonNode investigation = calls.stream().filter(c -> c.path("payload").path("purpose").asText().equals("investigate"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no investigation of the fleet: " + calls));
+            assertTrue(investigation.path("payload").path("reason").asText().startsWith("a fleet incident: what do the affected nodes share?"),
+                    investigation.toString());
+            assertTrue(audit(service, incident, "guardrail").stream().anyMatch(g -> g.path("payload").path("guard").asText().equals("cross-check")
+                    && g.path("payload").path("agrees").asBoolean()), "the rules cross-checked the model's family");
+
+            // Every cordon the model asked for was refused by the scope guard, audited, and none ran.
+            List<JsonNode> scope = audit(service, incident, "guardrail").stream()
+                    .filter(g -> g.path("payload").path("guard").asText().equals("scope")).toList();
+            for (String node : nodes) {
+                assertTrue(scope.stream().anyMatch(g -> g.path("payload").path("detail").asText().startsWith("refused the model's cordon-node:" + node + ":")),
+                        node + " refused in the audit: " + scope);
+            }
+            for (JsonNode j : incident.path("assessment").path("judgements")) {
+                if (!j.path("proposal").path("kind").asText().equals("cordon-node")) continue;
+                assertEquals("deny", j.path("verdict").path("decision").asText(), j.toString());
+                assertEquals("agent-scope", j.path("verdict").path("rule").asText(), j.toString());
+            }
+            List<String> nodeActions = List.of("cordon-node", "drain-node", "restart-node-agent", "reset-gpu", "repair-node");
+            assertTrue(StreamSupport.stream(incident.path("actions").spliterator(), false)
+                    .noneMatch(a -> nodeActions.contains(a.path("kind").asText())), "no node action on the fleet: " + incident.path("actions"));
+            assertTrue(audit(service, incident, "action.started").stream()
+                    .noneMatch(a -> a.toString().contains("cordon-node")), "nothing cordoned for the fleet");
         }
     }
 
