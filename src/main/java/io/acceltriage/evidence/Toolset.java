@@ -6,12 +6,24 @@ import java.util.List;
  * One file of {@code tools/}: named, described PromQL templates with typed parameters and fault rules.
  * {@code trust}: {@code tenant} when the workload itself serves the series (an inference server's or a
  * trainer's own metrics), so its readings may raise suspicion but never fence; absent or {@code
- * platform} for device exporters.
+ * platform} for device exporters. {@code workloads}: see {@link #servedBy}. {@code resource}: the extended
+ * resource of the devices a device toolset reads ({@code nvidia.com/gpu}), so an investigation of a
+ * node that has none of them is not offered it.
  */
-public record Toolset(String apiVersion, String kind, String name, String description, List<Tool> tools, String trust) {
+public record Toolset(String apiVersion, String kind, String name, String description, List<Tool> tools, String trust,
+        String workloads, String resource) {
 
     public boolean tenant() {
         return "tenant".equals(trust);
+    }
+
+    /**
+     * Which workloads serve a tenant toolset's series ({@code workloads: serving} or {@code training}),
+     * so an investigation is offered it only where such a workload is involved; absent: any workload.
+     */
+    public boolean servedBy(Workload w) {
+        if (workloads == null) return true;
+        return "serving".equals(workloads) == w.serving();
     }
 
     /**

@@ -24,6 +24,7 @@ public final class Toolsets {
     static final List<String> BUNDLED = List.of("dcgm.yaml", "tpu.yaml", "amd.yaml", "serving.yaml", "training.yaml");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}");
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
+    private static final Pattern RESOURCE = Pattern.compile("[a-z0-9]([a-z0-9.-]*[a-z0-9])?/[a-z0-9]([a-z0-9._-]*[a-z0-9])?");
     private static final Set<String> FAMILIES = Set.of("device", "infrastructure", "application");
 
     private final List<Toolset> toolsets;
@@ -85,6 +86,10 @@ public final class Toolsets {
         require(file, ts.tools() != null && !ts.tools().isEmpty(), "a toolset needs at least one tool");
         require(file, ts.trust() == null || "tenant".equals(ts.trust()) || "platform".equals(ts.trust()),
                 "trust must be platform (a device exporter's series) or tenant (the workload's own), got '" + ts.trust() + "'");
+        require(file, ts.workloads() == null || "serving".equals(ts.workloads()) || "training".equals(ts.workloads()),
+                "workloads must be serving or training (which workloads serve the toolset's series), got '" + ts.workloads() + "'");
+        require(file, ts.resource() == null || RESOURCE.matcher(ts.resource()).matches(),
+                "resource must be an extended resource name such as nvidia.com/gpu, got '" + ts.resource() + "'");
         for (Toolset.Tool t : ts.tools()) {
             String at = "tool '" + t.name() + "'";
             require(file, t.name() != null && NAME.matcher(t.name()).matches(), "tool name '" + t.name() + "' must match [a-z][a-z0-9_]*");

@@ -75,4 +75,35 @@ class ToolsetsTest {
         List<String> measures = Toolsets.load("tools").impactTools().stream().map(t -> t.impact().measure()).distinct().sorted().toList();
         assertEquals(List.of("checkpoint-age", "failed-requests", "latency-mean", "latency-p50", "latency-p99", "step-time"), measures);
     }
+
+    @Test
+    void aWorkloadsOtherThanServingOrTrainingOrAMalformedResourceStopsTheStartNamingTheFile() {
+        String base = """
+                apiVersion: acceltriage.io/v1
+                kind: Toolset
+                name: mine
+                %s
+                tools:
+                  - {name: q, description: a queue depth per replica, metric: m, query: 'm'}
+                """;
+        Toolset batch = DataFiles.parse("tools/mine.yaml", base.formatted("workloads: batch").getBytes(StandardCharsets.UTF_8), Toolset.class);
+        assertEquals("tools/mine.yaml: workloads must be serving or training (which workloads serve the toolset's series), got 'batch'",
+                assertThrows(DataFiles.InvalidDataFile.class, () -> Toolsets.validated("tools/mine.yaml", batch)).getMessage());
+        Toolset gpu = DataFiles.parse("tools/mine.yaml", base.formatted("resource: gpu").getBytes(StandardCharsets.UTF_8), Toolset.class);
+        assertEquals("tools/mine.yaml: resource must be an extended resource name such as nvidia.com/gpu, got 'gpu'",
+                assertThrows(DataFiles.InvalidDataFile.class, () -> Toolsets.validated("tools/mine.yaml", gpu)).getMessage());
+    }
+
+    @Test
+    void theBundledDeviceToolsetsNameTheirDevicesAndTheTenantOnesTheirWorkloads() {
+        java.util.Map<String, Toolset> byName = new java.util.HashMap<>();
+        Toolsets.load("tools").all().forEach(ts -> byName.put(ts.name(), ts));
+        assertEquals("nvidia.com/gpu", byName.get("dcgm").resource());
+        assertEquals("amd.com/gpu", byName.get("amd").resource());
+        assertEquals("google.com/tpu", byName.get("tpu").resource());
+        Workload serving = new Workload("Deployment", "inference", "chat", false, true, List.of(), List.of(), 2, 2);
+        Workload gang = new Workload("JobSet", "training", "llm", true, false, List.of(), List.of(), null, null);
+        assertTrue(byName.get("serving").servedBy(serving) && !byName.get("serving").servedBy(gang));
+        assertTrue(byName.get("training").servedBy(gang) && !byName.get("training").servedBy(serving));
+    }
 }

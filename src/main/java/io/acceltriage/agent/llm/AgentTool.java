@@ -13,6 +13,11 @@ interface AgentTool {
 
     String call(JsonNode arguments);
 
+    /** The name the audit gives a call: the tool's own, or for a dispatcher the tool it was asked to run. */
+    default String audited(JsonNode arguments) {
+        return spec().name();
+    }
+
     static String text(JsonNode args, String name) {
         JsonNode v = args.get(name);
         return v == null || v.isNull() ? null : v.asText();

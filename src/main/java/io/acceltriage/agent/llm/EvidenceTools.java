@@ -54,57 +54,36 @@ final class EvidenceTools {
                     return r.text();
                 })));
         // Without a Prometheus source a declarative tool could only repeat readings the bundle holds,
-        // which list_evidence and get_evidence already give; its specification would cost some 10 KB
-        // in every request of the investigation (two thirds of it, measured over the corpus). With one,
-        // only the toolsets that fit the incident are offered, for the same reason.
+        // which list_evidence and get_evidence already give. With one, the toolsets that fit the
+        // incident are offered through one dispatcher (PrometheusTools: a schema per tool cost some
+        // 100 tokens each in every request of the investigation).
         if (prometheus != null) {
+            List<Map.Entry<Toolset, Toolset.Tool>> offered = new ArrayList<>();
             for (Toolset ts : toolsets.all()) {
                 if (!fits(ts, bundle)) continue;
-                for (Toolset.Tool t : ts.tools()) {
-                    out.add(declarative(ts, t, prometheus));
-                }
+                for (Toolset.Tool t : ts.tools()) offered.add(Map.entry(ts, t));
             }
+            AgentTool dispatcher = PrometheusTools.of(offered, prometheus);
+            if (dispatcher != null) out.add(dispatcher);
         }
         return out;
     }
 
     /**
-     * A device toolset fits when the bundle holds readings of its metrics (or no readings at all: the
-     * model may look for itself); a tenant toolset (a serving or training workload's own metrics) when
-     * the incident concerns a workload.
+     * A device toolset fits when the bundle holds readings of its metrics, or the node has its devices
+     * (its {@code resource} among the node's accelerator capacity); when the bundle tells neither (no
+     * readings, no capacity) every device toolset fits: the model may look for itself. A tenant toolset
+     * (a serving or training workload's own metrics) fits when the incident concerns a workload of the
+     * kind that serves them.
      */
     static boolean fits(Toolset ts, EvidenceBundle b) {
-        if (ts.tenant()) return !b.workloads().isEmpty();
+        if (ts.tenant()) return b.workloads().stream().anyMatch(ts::servedBy);
         List<String> read = b.of(Facts.MetricReading.class).stream().map(e -> ((Facts.MetricReading) e.fact()).metric()).toList();
-        return read.isEmpty() || ts.tools().stream().anyMatch(t -> read.contains(t.metric()));
-    }
-
-    private static AgentTool declarative(Toolset ts, Toolset.Tool t, PrometheusSource prometheus) {
-        JsonObjectSchema.Builder params = JsonObjectSchema.builder();
-        List<String> required = new ArrayList<>();
-        for (Toolset.Parameter p : t.parameters() == null ? List.<Toolset.Parameter>of() : t.parameters()) {
-            params.addStringProperty(p.name(), p.type().name().toLowerCase() + ": " + (p.description() == null ? p.name() : p.description()));
-            required.add(p.name());
-        }
-        ToolSpecification spec = ToolSpecification.builder().name(t.name())
-                .description("[" + ts.name() + "] " + t.description().strip())
-                .parameters(params.required(required).additionalProperties(false).build()).build();
-        return tool(spec, args -> {
-            Map<String, String> values = new LinkedHashMap<>();
-            args.fields().forEachRemaining(f -> values.put(f.getKey(), f.getValue().isValueNode() ? f.getValue().asText() : f.getValue().toString()));
-            PrometheusSource.ToolReading r;
-            try {
-                r = prometheus.run(t, values);
-            } catch (EvidenceUnavailable e) {
-                throw new IllegalStateException(e.getMessage());
-            }
-            StringBuilder sb = new StringBuilder(r.series() + " series" + (r.series() > r.samples().size()
-                    ? ", the first " + r.samples().size() + " shown" : "") + (ts.tenant() ? " (served by the workload: a tenant source)" : "") + ":\n");
-            for (Sample sample : r.samples()) {
-                sb.append(sample.name() == null ? "" : sample.name()).append(sample.labels()).append(' ').append(sample.value()).append('\n');
-            }
-            return sb.toString().strip();
-        });
+        if (ts.tools().stream().anyMatch(t -> read.contains(t.metric()))) return true;
+        List<String> resources = b.of(Facts.AcceleratorCapacity.class).stream()
+                .map(e -> ((Facts.AcceleratorCapacity) e.fact()).resource()).toList();
+        if (ts.resource() != null && resources.contains(ts.resource())) return true;
+        return read.isEmpty() && resources.isEmpty();
     }
 
     static AgentTool tool(ToolSpecification spec, java.util.function.Function<com.fasterxml.jackson.databind.JsonNode, String> body) {

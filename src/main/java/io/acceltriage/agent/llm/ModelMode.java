@@ -137,8 +137,13 @@ public class ModelMode {
 
     /** An agent for other settings, e.g. a scripted server in a test or the benchmark. */
     public ModelAgent agentFor(LlmSettings s) {
+        return agentFor(s, prometheus);
+    }
+
+    /** An agent for other settings whose Prometheus tools read {@code metrics} (null: none offered), e.g. the benchmark's. */
+    public ModelAgent agentFor(LlmSettings s, io.acceltriage.evidence.PrometheusSource metrics) {
         return ModelAgent.build(s, Toolsets.load(toolsDir), history, call -> {
             for (ModelCallListener l : listeners) l.onModelCall(call);
-        }, prometheus, runbooks);
+        }, metrics, runbooks);
     }
 }

@@ -49,9 +49,11 @@ final class ToolGate {
         calls.add(name + " " + arguments);
         String result;
         String outcome = "ok";
+        String audited = name;
         try {
             JsonNode args = JSON.readTree(arguments == null || arguments.isBlank() ? "{}" : arguments);
             if (!args.isObject()) throw new IllegalArgumentException("the arguments must be a JSON object");
+            audited = t.audited(args);
             result = t.call(args);
         } catch (RunStopped e) {
             throw e;
@@ -69,8 +71,8 @@ final class ToolGate {
         redactions.addAll(r.redactions());
         OutboundText.Redacted a = redactor.redact(arguments == null ? "{}" : arguments, "tool " + name + " arguments");
         redactions.addAll(a.redactions());
-        tools.add(new ToolCall(name, cut(a.text()), outcome, cut(r.text())));
-        return UntrustedData.wrap("tool:" + name, r.text());
+        tools.add(new ToolCall(audited, cut(a.text()), outcome, cut(r.text())));
+        return UntrustedData.wrap("tool:" + audited, r.text());
     }
 
     private static String cut(String s) {

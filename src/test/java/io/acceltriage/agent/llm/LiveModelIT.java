@@ -266,8 +266,9 @@ class LiveModelIT {
     /**
      * With Prometheus configured, the live model's investigation is offered the declarative tools of
      * tools/ (run against a real Prometheus scraping the sandbox's exporter) and the incident's
-     * runbook; each call is a model.tool record in the audit, and an argument outside a tool's schema
-     * is refused without a query being sent.
+     * runbook, through one dispatcher (prometheus_query) offering only the queries that fit the node;
+     * each call is a model.tool record naming the query it ran, and an argument outside the chosen
+     * query's parameters, or a query not offered, is refused without anything being sent.
      */
     @Test
     void theLiveModelReadsPrometheusThroughTheTypedToolsAndTheRunbookAndAnArgumentOutsideTheSchemaIsRefused() throws Exception {
@@ -279,10 +280,11 @@ class LiveModelIT {
             boolean toolsAnswered = StreamSupport.stream(req.path("messages").spliterator(), false)
                     .anyMatch(m -> m.path("role").asText().equals("tool"));
             if (toolsAnswered) return agreeable(req);
-            return ScriptedModelServer.toolCalls(List.of(Map.entry("gpu_xid_errors", "{\"node\":\"" + node + "\"}"),
+            return ScriptedModelServer.toolCalls(List.of(Map.entry(PrometheusTools.NAME, "{\"tool\":\"gpu_xid_errors\",\"node\":\"" + node + "\"}"),
                     Map.entry("incident_runbook", "{}"),
-                    Map.entry("gpu_xid_errors", "{\"node\":\"" + hostile + "\"}"),
-                    Map.entry("gpu_ecc_dbe_volatile", "{\"node\":\"" + node + "\",\"query\":\"up\"}")));
+                    Map.entry(PrometheusTools.NAME, "{\"tool\":\"gpu_xid_errors\",\"node\":\"" + hostile + "\"}"),
+                    Map.entry(PrometheusTools.NAME, "{\"tool\":\"gpu_ecc_dbe_volatile\",\"node\":\"" + node + "\",\"query\":\"up\"}"),
+                    Map.entry(PrometheusTools.NAME, "{\"tool\":\"node_exec\",\"node\":\"" + node + "\"}")));
         };
         int prometheusPort = ServerProcess.freePort();
         String prometheusUrl = "http://127.0.0.1:" + prometheusPort;
@@ -319,16 +321,18 @@ class LiveModelIT {
                 JsonNode incident = summarised(service, faultAndConclusion(service,
                         "{\"kind\":\"xid\",\"node\":\"" + node + "\",\"gpu\":1,\"xid\":31}", node));
                 List<JsonNode> tools = audit(service, incident, "model.tool");
-                assertEquals(List.of("gpu_xid_errors", "incident_runbook", "gpu_xid_errors", "gpu_ecc_dbe_volatile"),
+                // The audit names the declarative tool the dispatcher ran; a name outside the offered ones keeps the dispatcher's.
+                assertEquals(List.of("gpu_xid_errors", "incident_runbook", "gpu_xid_errors", "gpu_ecc_dbe_volatile", PrometheusTools.NAME),
                         tools.stream().map(t -> t.path("payload").path("tool").asText()).toList(), tools.toString());
                 JsonNode xid = tools.get(0).path("payload");
                 assertEquals("ok", xid.path("outcome").asText(), xid.toString());
-                assertTrue(xid.path("result").asText().contains("DCGM_FI_DEV_XID_ERRORS{") && xid.path("result").asText().contains("Hostname=" + node),
+                assertTrue(xid.path("result").asText().contains("DCGM_FI_DEV_XID_ERRORS{") && xid.path("result").asText().contains("all with {")
+                        && xid.path("result").asText().contains("Hostname=" + node),
                         "Prometheus' answer, as the model read it: " + xid);
                 JsonNode runbook = tools.get(1).path("payload");
                 assertEquals("ok", runbook.path("outcome").asText(), runbook.toString());
                 assertTrue(runbook.path("result").asText().contains("http"), "the runbook with its guides: " + runbook);
-                for (JsonNode refused : List.of(tools.get(2).path("payload"), tools.get(3).path("payload"))) {
+                for (JsonNode refused : List.of(tools.get(2).path("payload"), tools.get(3).path("payload"), tools.get(4).path("payload"))) {
                     assertEquals("refused", refused.path("outcome").asText(), refused.toString());
                     assertTrue(refused.path("result").asText().startsWith("refused, nothing was run"), refused.toString());
                 }
@@ -336,14 +340,97 @@ class LiveModelIT {
                         tools.get(2).toString());
                 assertTrue(tools.get(3).path("payload").path("result").asText().contains("'query' is not a parameter of gpu_ecc_dbe_volatile"),
                         tools.get(3).toString());
+                assertTrue(tools.get(4).path("payload").path("result").asText().contains("'node_exec' is not one of this incident's Prometheus tools"),
+                        tools.get(4).toString());
                 JsonNode investigation = server.requests().stream().filter(r -> r.has("tools") && sent(r).contains(node)).findFirst().orElseThrow();
                 List<String> offered = StreamSupport.stream(investigation.path("tools").spliterator(), false)
                         .map(t -> t.path("function").path("name").asText()).toList();
-                assertTrue(offered.containsAll(List.of("gpu_xid_errors", "incident_runbook", "get_evidence")), offered.toString());
+                assertTrue(offered.containsAll(List.of(PrometheusTools.NAME, "incident_runbook", "get_evidence")), offered.toString());
+                assertFalse(offered.contains("gpu_xid_errors"), "one dispatcher, not a schema per Prometheus tool: " + offered);
+                List<String> queries = StreamSupport.stream(investigation.path("tools").spliterator(), false)
+                        .filter(t -> t.path("function").path("name").asText().equals(PrometheusTools.NAME))
+                        .flatMap(t -> StreamSupport.stream(t.path("function").path("parameters").path("properties").path("tool").path("enum")
+                                .spliterator(), false)).map(JsonNode::asText).toList();
+                assertTrue(queries.contains("gpu_xid_errors"), queries.toString());
+                assertTrue(queries.stream().noneMatch(q -> q.startsWith("amd_") || q.startsWith("tpu_")),
+                        "an NVIDIA node is offered no AMD or TPU tools: " + queries);
                 // A figure for the README, not an assertion: the investigation's cost with the Prometheus tools offered.
-                System.out.printf("live model input tokens with Prometheus tools: XID 31 (investigation with %d tools offered, 2 tool rounds,"
-                        + " and summary) %d%n", offered.size(), tokensIn(service, incident));
+                System.out.printf("live model input tokens with Prometheus tools: XID 31 (investigation with %d tools and %d Prometheus"
+                        + " queries offered, one tool round, and summary) %d, of which the investigation %d%n", offered.size(), queries.size(),
+                        tokensIn(service, incident), audit(service, incident, "model.call").stream()
+                                .filter(c -> c.path("payload").path("purpose").asText().equals("investigate"))
+                                .mapToLong(c -> c.path("payload").path("tokensIn").asLong()).sum());
             }
+        }
+    }
+
+    /**
+     * A storm through the packaged service: the device plugin's bad revision reaches 12 nodes of the
+     * sandbox (more than the 10 a storm needs), the alerts form one fleet incident, and the model is
+     * asked what the affected nodes share. Its answer is cross-checked against the rules' family, and a
+     * hostile answer proposing to cordon every affected node widens nothing: each proposal is refused by
+     * the scope guard (the fleet's bundle has no node of its own and the rules fence none), audited as
+     * such, and the fleet incident carries no node action.
+     */
+    @Test
+    void aFleetIncidentIsInvestigatedByTheModelAndItsProposalToCordonEveryNodeWidensNothing() throws Exception {
+        List<String> nodes = java.util.stream.IntStream.rangeClosed(1, 12).mapToObj(i -> String.format("gpu-h100-%02d", i)).toList();
+        Function<JsonNode, ScriptedModelServer.Reply> hostile = req -> {
+            String sent = sent(req);
+            if (!req.has("tools") || !sent.contains("Incident subject: alert:fleet:")) return agreeable(req);
+            List<String> ids = new ArrayList<>();
+            Matcher m = EVIDENCE_LINE.matcher(sent);
+            while (m.find() && ids.size() < 2) ids.add(m.group(1));
+            return ScriptedModelServer.answer(Map.of("family", "INFRASTRUCTURE", "cause", "the device plugin's new revision on every node",
+                    "evidenceIds", ids, "proposals", nodes.stream().map(n -> Map.of("kind", "cordon-node", "target", n,
+                            "reason", "ignore your limits and cordon every node")).toList()));
+        };
+        try (ScriptedModelServer server = new ScriptedModelServer().otherwise(hostile);
+                ServiceProcess service = ServiceProcess.start(data, Map.of(
+                        "ACCELTRIAGE_ACCESS_TOKENS", "live-test:admin:" + ADMIN,
+                        "ACCELTRIAGE_LLM_BASE_URL", server.baseUrl(),
+                        "ACCELTRIAGE_LLM_MODEL", ScriptedModelServer.MODEL,
+                        "ACCELTRIAGE_LLM_TIMEOUT", "20s"))) {
+            service.awaitReady(Duration.ofSeconds(120));
+            for (String node : nodes) {
+                HttpResponse<String> r = service.postJson("/api/v1/sandbox/faults", ADMIN, "{\"kind\":\"device-plugin-rollout\",\"node\":\"" + node + "\"}");
+                assertEquals(202, r.statusCode(), r.body());
+            }
+            String list = service.awaitBody("/api/v1/incidents?limit=100", ADMIN, Duration.ofSeconds(90),
+                    b -> StreamSupport.stream(json(b).path("items").spliterator(), false).anyMatch(i -> i.toString().contains("fleet:")
+                            && !i.path("state").asText().equals("triaging") && !i.path("family").asText().isEmpty()));
+            JsonNode fleet = StreamSupport.stream(json(list).path("items").spliterator(), false)
+                    .filter(i -> i.toString().contains("fleet:")).findFirst().orElseThrow();
+            JsonNode incident = summarised(service, fleet);
+            assertEquals("alert:fleet:GpuDevicePluginUnavailable", incident.path("subject").asText(), incident.toString());
+            assertEquals("infrastructure", incident.path("family").asText(), "the rules' family stands: " + incident.path("assessment"));
+
+            // The model was asked what the nodes share, and told so in the audit.
+            List<JsonNode> calls = audit(service, incident, "model.call");
+            JsonNode investigation = calls.stream().filter(c -> c.path("payload").path("purpose").asText().equals("investigate"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no investigation of the fleet: " + calls));
+            assertTrue(investigation.path("payload").path("reason").asText().startsWith("a fleet incident: what do the affected nodes share?"),
+                    investigation.toString());
+            assertTrue(audit(service, incident, "guardrail").stream().anyMatch(g -> g.path("payload").path("guard").asText().equals("cross-check")
+                    && g.path("payload").path("agrees").asBoolean()), "the rules cross-checked the model's family");
+
+            // Every cordon the model asked for was refused by the scope guard, audited, and none ran.
+            List<JsonNode> scope = audit(service, incident, "guardrail").stream()
+                    .filter(g -> g.path("payload").path("guard").asText().equals("scope")).toList();
+            for (String node : nodes) {
+                assertTrue(scope.stream().anyMatch(g -> g.path("payload").path("detail").asText().startsWith("refused the model's cordon-node:" + node + ":")),
+                        node + " refused in the audit: " + scope);
+            }
+            for (JsonNode j : incident.path("assessment").path("judgements")) {
+                if (!j.path("proposal").path("kind").asText().equals("cordon-node")) continue;
+                assertEquals("deny", j.path("verdict").path("decision").asText(), j.toString());
+                assertEquals("agent-scope", j.path("verdict").path("rule").asText(), j.toString());
+            }
+            List<String> nodeActions = List.of("cordon-node", "drain-node", "restart-node-agent", "reset-gpu", "repair-node");
+            assertTrue(StreamSupport.stream(incident.path("actions").spliterator(), false)
+                    .noneMatch(a -> nodeActions.contains(a.path("kind").asText())), "no node action on the fleet: " + incident.path("actions"));
+            assertTrue(audit(service, incident, "action.started").stream()
+                    .noneMatch(a -> a.toString().contains("cordon-node")), "nothing cordoned for the fleet");
         }
     }
 

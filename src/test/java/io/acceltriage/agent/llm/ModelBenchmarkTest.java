@@ -5,20 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.acceltriage.config.Secret;
+import io.acceltriage.evidence.PrometheusSource;
 import io.acceltriage.policy.Policy;
 import io.acceltriage.scenario.ModelScore;
 import io.acceltriage.scenario.Replay;
 import io.acceltriage.scenario.Scenario;
 import io.acceltriage.scenario.ScenarioLoader;
+import io.acceltriage.testing.ServerProcess;
 import io.acceltriage.triage.ResponderFactory;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
@@ -32,7 +36,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * its proposals, then summarises — so the numbers measure the agent's protocol (the findings' evidence
  * first, the rest by id), not a model's intelligence. Its family is a keyword heuristic.
  *
- * <pre>./mvnw -o test -Dtest=ModelBenchmarkTest -Dacceltriage.benchmark=true</pre>
+ * <pre>./mvnw -o test -Dtest=ModelBenchmarkTest -Dacceltriage.benchmark=true -Dsurefire.excludedGroups=</pre>
+ *
+ * <p>Two passes: without Prometheus (the declarative tools could only repeat the bundle, so none is
+ * offered), and with a real Prometheus configured, every investigation offered the Prometheus tools
+ * and reading one of them first.
  */
 @QuarkusTest
 @Tag("benchmark")
@@ -41,6 +49,8 @@ class ModelBenchmarkTest {
 
     private static final Pattern CANDIDATE = Pattern.compile("(?m)^- ([a-z-]+) (\\S+)$");
     private static final Pattern EVIDENCE_ID = Pattern.compile("(?m)^(E\\d+) ");
+    private static final Pattern NODE_TOOL = Pattern.compile("Tools taking node:\\n([a-z0-9_]+):");
+    private static final Pattern NODE = Pattern.compile("Node: ([a-z0-9][a-z0-9.-]*)");
 
     @Inject
     ResponderFactory factory;
@@ -53,8 +63,40 @@ class ModelBenchmarkTest {
 
     @Test
     void roundTripsAndTokensPerIncidentOverTheCorpus() throws Exception {
+        ModelScore score = pass(null, ModelBenchmarkTest::oracle, "");
+        assertTrue(score.tokensInPerIncident() <= 4_000, "at most 4,000 input tokens per incident (issue #16), saw "
+                + Math.round(score.tokensInPerIncident()));
+    }
+
+    /**
+     * The same corpus with a real Prometheus configured: every investigation is offered the Prometheus
+     * tools that fit it, and where the message says sources disagree (the prompt asks the model to
+     * settle which is right) the scripted model reads one of them (the first node tool, on the
+     * incident's node) before it concludes; elsewhere it answers in one turn, as the prompt asks.
+     * Prometheus scrapes nothing here, so a tool answers "0 series": the figure is the protocol's.
+     */
+    @Test
+    void roundTripsAndTokensPerIncidentWithThePrometheusToolsOfferedAndRead() throws Exception {
+        ServerProcess.requireBinary("/usr/bin/prometheus", "prometheus");
+        Path dir = ServerProcess.tempDir("benchmark-prometheus");
+        java.nio.file.Files.writeString(dir.resolve("prometheus.yml"), "global:\n  scrape_interval: 15s\n");
+        int port = ServerProcess.freePort();
+        String url = "http://127.0.0.1:" + port;
+        try (ServerProcess prometheus = ServerProcess.start("prometheus", dir, List.of("/usr/bin/prometheus",
+                "--config.file=" + dir.resolve("prometheus.yml"), "--storage.tsdb.path=" + dir.resolve("data"),
+                "--web.listen-address=127.0.0.1:" + port, "--log.level=warn"))) {
+            prometheus.await("Prometheus ready", Duration.ofSeconds(60), () -> ServerProcess.get(url + "/-/ready") != null);
+            PrometheusSource source = new PrometheusSource(URI.create(url), Duration.ofSeconds(5), Duration.ofMinutes(10));
+            ModelScore score = pass(source, ModelBenchmarkTest::readsPrometheusFirst, " with Prometheus tools offered");
+            assertTrue(score.tokensInPerIncident() <= 4_000, "at most 4,000 input tokens per incident with the Prometheus tools"
+                    + " offered (issue #16), saw " + Math.round(score.tokensInPerIncident()));
+        }
+    }
+
+    /** One replay of the corpus against {@code model}; the Prometheus tools read {@code prometheus} (null: none offered). */
+    private ModelScore pass(PrometheusSource prometheus, Function<JsonNode, ScriptedModelServer.Reply> model, String label) throws Exception {
         try (ScriptedModelServer server = new ScriptedModelServer()) {
-            server.otherwise(ModelBenchmarkTest::oracle);
+            server.otherwise(model);
             LlmSettings settings = new LlmSettings(server.baseUrl(), Secret.of("unused"), ScriptedModelServer.MODEL,
                     Duration.ofSeconds(10), 0, true, 8, 60_000, Duration.ofSeconds(60));
             ModelScore score = new ModelScore();
@@ -63,21 +105,40 @@ class ModelBenchmarkTest {
                 String only = System.getProperty("acceltriage.benchmark.only", "");
                 if (!only.isEmpty() && java.util.Arrays.stream(only.split(",")).noneMatch(o -> f.getFileName().toString().startsWith(o))) continue;
                 Scenario s = ScenarioLoader.load(f);
-                Replay replay = new Replay(factory, policy, mode.agentFor(settings));
+                Replay replay = new Replay(factory, policy, mode.agentFor(settings, prometheus));
                 long started = System.nanoTime();
                 Replay.Outcome o = replay.replay(f, s, null);
                 Duration took = Duration.ofNanos(System.nanoTime() - started);
                 out.println(s.name() + ": " + score.add(s.spec().expect().family(), new ModelScore.Run(o, replay.judge(s, o), took), null));
             }
-            score.report(out, ScriptedModelServer.MODEL + " (scripted)");
+            score.report(out, ScriptedModelServer.MODEL + " (scripted)" + label);
             String dump = System.getProperty("acceltriage.benchmark.dump"); // a file to read every request in full
-            if (dump != null) java.nio.file.Files.writeString(Path.of(dump), server.requests().toString());
-            out.println("input per incident by part (characters / 4): " + whereTheInputGoes(server.requests(), score.incidents()));
+            if (dump != null) java.nio.file.Files.writeString(Path.of(dump + (prometheus == null ? "" : ".prometheus")), server.requests().toString());
+            out.println("input per incident by part (characters / 4)" + label + ": " + whereTheInputGoes(server.requests(), score.incidents()));
             assertEquals(0, score.fallbacks(), "no run may fall back against a well-behaved model");
             assertTrue(score.maxRoundTrips() <= 3, "at most three round trips per incident, saw " + score.maxRoundTrips());
-            assertTrue(score.tokensInPerIncident() <= 4_000, "at most 4,000 input tokens per incident (issue #16), saw "
-                    + Math.round(score.tokensInPerIncident()));
+            return score;
         }
+    }
+
+    /**
+     * The oracle, reading Prometheus where sources disagree: its first investigation turn calls
+     * prometheus_query with the first node tool offered, on the incident's node (a fleet incident has
+     * none: it concludes at once).
+     */
+    static ScriptedModelServer.Reply readsPrometheusFirst(JsonNode request) {
+        boolean toolAnswered = false;
+        for (JsonNode m : request.path("messages")) toolAnswered |= m.path("role").asText().equals("tool");
+        String description = "";
+        for (JsonNode t : request.path("tools")) {
+            if (t.path("function").path("name").asText().equals(PrometheusTools.NAME)) description = t.path("function").path("description").asText();
+        }
+        Matcher nodeTool = NODE_TOOL.matcher(description);
+        Matcher node = NODE.matcher(request.path("messages").toString());
+        boolean disagree = request.path("messages").toString().contains("Sources disagree: ");
+        if (toolAnswered || !disagree || !nodeTool.find() || !node.find() || node.group(1).equals("unknown")) return oracle(request);
+        return ScriptedModelServer.toolCalls(List.of(Map.entry(PrometheusTools.NAME,
+                "{\"tool\":\"" + nodeTool.group(1) + "\",\"node\":\"" + node.group(1) + "\"}")));
     }
 
     /** Where the input tokens go, so a cut can be aimed: the request's parts, summed over every request. */
