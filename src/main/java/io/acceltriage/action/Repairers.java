@@ -71,7 +71,7 @@ final class Repairers {
 
     /** Why this protocol cannot do what is asked; empty when it can. */
     static Optional<String> unable(String protocol, Asked asked) {
-        if ("karpenter".equals(protocol) && asked == Asked.REBOOT) {
+        if (Policy.REPLACE_ONLY_PROTOCOLS.contains(protocol) && asked == Asked.REBOOT) {
             return Optional.of("Karpenter replaces nodes, it never reboots one: propose replace-node for this pool, or give the pool"
                     + " another protocol in repair.pools");
         }

@@ -12,6 +12,7 @@ import io.acceltriage.evidence.PodPlacement;
 import io.acceltriage.evidence.Workload;
 import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Proposal;
+import io.acceltriage.policy.RepairRoute;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -49,11 +50,20 @@ public final class RulesPlanner {
         this.xids = xids;
     }
 
+    /** A plan under a policy that reboots every node sent to repair (tests of the rules alone). */
     public Plan plan(Diagnosis d, EvidenceBundle b) {
+        return plan(d, b, RepairRoute.REBOOT);
+    }
+
+    /**
+     * {@code routes}: how each pool's nodes go to repair (the policy's protocol per pool, repeat offenders
+     * replaced), read from the policy engine; what is proposed is still judged by it.
+     */
+    public Plan plan(Diagnosis d, EvidenceBundle b, RepairRoute.Routes routes) {
         List<Proposal> proposals = new ArrayList<>();
         List<String> escalate = new ArrayList<>();
         switch (d.family()) {
-            case DEVICE -> planDevice(d, b, proposals, escalate);
+            case DEVICE -> planDevice(d, b, routes, proposals, escalate);
             case INFRASTRUCTURE -> planInfrastructure(d, b, proposals, escalate);
             case APPLICATION -> planApplication(d, b, proposals, escalate);
             case NONE -> { }
@@ -74,7 +84,7 @@ public final class RulesPlanner {
         return new Plan(dedupe(proposals), escalate);
     }
 
-    private void planDevice(Diagnosis d, EvidenceBundle b, List<Proposal> out, List<String> escalate) {
+    private void planDevice(Diagnosis d, EvidenceBundle b, RepairRoute.Routes routes, List<Proposal> out, List<String> escalate) {
         List<String> cited = d.evidenceIds();
         if (d.nodeMayStay()) {
             escalate.add(d.degradation() ? "device degradation on " + b.node() + ": " + d.cause() + "; plan a reset or replacement"
@@ -133,7 +143,7 @@ public final class RulesPlanner {
                 restartWorkloadOf(p, b, "restart on healthy nodes after the device fault on " + where, cited, out);
             }
         }
-        List<Proposal> recovery = recovery(d, b, cited);
+        List<Proposal> recovery = recovery(d, b, routes, cited);
         out.addAll(recovery);
         if (recovery.isEmpty()) {
             escalate.add("a person must reset, reboot or replace the device on " + where + ": " + d.cause());
@@ -174,11 +184,11 @@ public final class RulesPlanner {
      * hand-over to repair and a validated return. An XID seen only in a log line names no GPU index
      * to reset, so it gets none.
      */
-    private List<Proposal> recovery(Diagnosis d, EvidenceBundle b, List<String> cited) {
+    private List<Proposal> recovery(Diagnosis d, EvidenceBundle b, RepairRoute.Routes routes, List<String> cited) {
         List<Proposal> out = new ArrayList<>();
         for (Finding f : d.supporting()) {
             if (!f.symptom()) {
-                for (String id : f.evidenceIds()) recoveryFlag(b, id).ifPresent(r -> out.addAll(r.apply(cited)));
+                for (String id : f.evidenceIds()) recoveryFlag(b, routes, id).ifPresent(r -> out.addAll(r.apply(cited)));
             }
             for (String id : f.evidenceIds()) {
                 Optional<Facts.MetricReading> m = b.byId(id).map(Evidence::fact).filter(Facts.MetricReading.class::isInstance)
@@ -193,18 +203,35 @@ public final class RulesPlanner {
                     out.add(new Proposal(ActionKind.RESET_GPU, node + "/" + m.get().device(), "reset GPU " + m.get().device() + " of "
                             + node + ": XID " + x.get().code() + " (" + x.get().meaning() + ") clears with a GPU reset", cited, BY));
                 } else if (x.get().action().equals("reboot node")) {
-                    out.addAll(rebootThroughRepair(node, "XID " + x.get().code() + " (" + x.get().meaning() + ") needs a reboot", cited));
+                    out.addAll(throughRepair(routes.route(node, poolOf(b, node)), node, "XID " + x.get().code() + " (" + x.get().meaning()
+                            + ") needs a reboot", cited));
                 }
             }
         }
         return out;
     }
 
-    /** The hand-over to repair for a reboot, then validation and the node's return. */
-    private static List<Proposal> rebootThroughRepair(String node, String why, List<String> cited) {
-        return List.of(new Proposal(ActionKind.REPAIR_NODE, node, "hand " + node + " to its pool's repairer to reboot it: " + why, cited, BY),
-                new Proposal(ActionKind.VALIDATE_NODE, node, "run DCGM diagnostics on " + node + " once it is back from repair", cited, BY),
-                new Proposal(ActionKind.RETURN_NODE, node, "return " + node + " once repaired and its validation passes", cited, BY));
+    /**
+     * The hand-over to repair the pool's protocol allows (a reboot, or a replacement where the repairer cannot
+     * reboot or the node is a repeat offender), then validation and the return of the node (or of the
+     * replacement that stands for it).
+     */
+    private static List<Proposal> throughRepair(RepairRoute route, String node, String why, List<String> cited) {
+        Proposal handOver = route.replace()
+                ? new Proposal(ActionKind.REPLACE_NODE, node, "hand " + node + " to its pool's repairer (" + route.protocol()
+                        + ") to replace it, as " + route.why() + ": " + why, cited, BY)
+                : new Proposal(ActionKind.REPAIR_NODE, node, "hand " + node + " to its pool's repairer to reboot it: " + why, cited, BY);
+        String back = route.replace() ? "its replacement" : node;
+        return List.of(handOver,
+                new Proposal(ActionKind.VALIDATE_NODE, node, "run DCGM diagnostics on " + back + " once it is back from repair", cited, BY),
+                new Proposal(ActionKind.RETURN_NODE, node, "return " + back + " once repaired and its validation passes", cited, BY));
+    }
+
+    /** The pool of a node of the bundle: the subject's, else the one its accelerator capacity was read under; null when unknown. */
+    private static String poolOf(EvidenceBundle b, String node) {
+        if (node.equals(b.node()) && b.pool() != null) return b.pool();
+        return b.items().stream().map(Evidence::fact).filter(f -> f instanceof Facts.AcceleratorCapacity c && node.equals(c.node())
+                && c.pool() != null).map(f -> ((Facts.AcceleratorCapacity) f).pool()).findFirst().orElse(null);
     }
 
     /**
@@ -213,7 +240,8 @@ public final class RulesPlanner {
      * one GPU of the node whose XID gauge just changed (the kernel line names the GPU by PCI address only, so with
      * none or several a person picks it); a drain of its peers is no mitigation here, so a person does it.
      */
-    private Optional<java.util.function.Function<List<String>, List<Proposal>>> recoveryFlag(EvidenceBundle b, String id) {
+    private Optional<java.util.function.Function<List<String>, List<Proposal>>> recoveryFlag(EvidenceBundle b, RepairRoute.Routes routes,
+            String id) {
         Optional<Evidence> e = b.byId(id).filter(Evidence::platform);
         String text = e.map(Evidence::fact).map(f -> f instanceof Facts.ClusterEvent ev && "Node".equals(ev.objectKind()) ? ev.message()
                 : f instanceof Facts.NodeCondition c && "True".equals(c.status()) ? c.message() : null).orElse(null);
@@ -223,7 +251,7 @@ public final class RulesPlanner {
         String why = action.map(r -> "the driver requires a " + r.action() + " (XID 154, flag 0x" + Integer.toHexString(r.flag()) + ")")
                 .orElse("");
         if (action.filter(r -> "reboot".equals(r.needs())).isPresent()) {
-            return Optional.of(cited -> rebootThroughRepair(node, why, cited));
+            return Optional.of(cited -> throughRepair(routes.route(node, poolOf(b, node)), node, why, cited));
         }
         if (action.filter(r -> "reset".equals(r.needs())).isPresent()) {
             List<String> gpus = b.items().stream().filter(Evidence::platform).map(Evidence::fact)

@@ -118,6 +118,14 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
         return repairProtocol();
     }
 
+    /** The protocols whose repairer only replaces nodes, never reboots one: Karpenter ends the instance. */
+    public static final java.util.Set<String> REPLACE_ONLY_PROTOCOLS = java.util.Set.of("karpenter");
+
+    /** Whether the repairer of {@code pool} can reboot a node (every protocol can replace one). */
+    public boolean repairCanReboot(String pool) {
+        return !REPLACE_ONLY_PROTOCOLS.contains(repairProtocol(pool));
+    }
+
     /** How long replace-node waits for a new node in the pool: 30 minutes unless set. */
     public Duration replaceTimeout() {
         return repair == null || repair.replaceTimeout() == null ? Duration.ofMinutes(30) : Durations.parse(repair.replaceTimeout());

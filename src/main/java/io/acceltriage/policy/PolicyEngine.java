@@ -260,6 +260,26 @@ public final class PolicyEngine {
         return Optional.empty();
     }
 
+    /**
+     * How {@code node} of {@code pool} goes to repair when it needs a reboot: replaced when its pool's repairer
+     * cannot reboot ({@link Policy#repairCanReboot}), or when the repeat-offender rules would refuse its reboot or
+     * its return (the hardware must go; every protocol can replace); rebooted otherwise. The planner proposes
+     * what this says, {@link #decide} still judges it (a replacement asks a person unless the policy says otherwise).
+     */
+    public RepairRoute repairRoute(String node, String pool) {
+        Policy pol = policy.get();
+        if (pol == null) return RepairRoute.REBOOT.route(node, pool);
+        String protocol = pol.repairProtocol(pool);
+        if (!pol.repairCanReboot(pool)) {
+            return new RepairRoute(ActionKind.REPLACE_NODE, protocol, protocol + " never reboots a node");
+        }
+        Instant now = clock.instant();
+        Optional<Verdict> offender = repeatOffender(pol, new Proposal(ActionKind.REPAIR_NODE, node, "", List.of(), "policy"), now)
+                .or(() -> repeatOffender(pol, new Proposal(ActionKind.RETURN_NODE, node, "", List.of(), "policy"), now));
+        return offender.map(v -> new RepairRoute(ActionKind.REPLACE_NODE, protocol, String.join("; ", v.reasons())))
+                .orElseGet(() -> new RepairRoute(ActionKind.REPAIR_NODE, protocol, null));
+    }
+
     /** What counts as one remediation of a node: a GPU reset on it, or a hand-over to repair. */
     private static boolean remediates(ActionKind k) {
         return k == ActionKind.RESET_GPU || k == ActionKind.REPAIR_NODE;

@@ -183,6 +183,10 @@ final class NodeProvisioners implements AutoCloseable {
         String name = pool.nodePrefix() + FleetSeed.suffix("replacement/" + old + "/" + made.incrementAndGet() + "/" + UUID.randomUUID(), 5);
         devices.join(name, pool);
         HasMetadata fresh = seed.node(pool, name, zone);
+        // A NodePool's or MachineDeployment's template labels every node it makes: the operator's pool label the
+        // replaced node carried (it may name a part of the fleet's pool) carries over to its replacement.
+        String poolLabel = n.getMetadata().getLabels().get("acceltriage.io/pool");
+        if (poolLabel != null) fresh.getMetadata().getLabels().put("acceltriage.io/pool", poolLabel);
         fresh.getMetadata().setUid(UUID.randomUUID().toString());
         fresh.getMetadata().setCreationTimestamp(java.time.Instant.now().toString());
         for (Map<String, Object> o : objectsOf(pool, fresh)) {

@@ -103,9 +103,9 @@ public final class Responder {
         EvidenceBundle bundle = remembered(pol == null ? gatherer.gather(subject, at)
                 : gatherer.gather(subject, at, pol.checkpointAnnotation(), pol.checkpointTool()));
         Diagnosis diagnosis = classifier.classify(bundle);
-        Plan plan = planner.plan(diagnosis, bundle);
-        PolicyContext ctx = new PolicyContext(diagnosis.family(), diagnosis.confidence(), diagnosis.degradation());
         PolicyEngine policy = this.policy.forOneAssessment();
+        Plan plan = planner.plan(diagnosis, bundle, policy::repairRoute);
+        PolicyContext ctx = new PolicyContext(diagnosis.family(), diagnosis.confidence(), diagnosis.degradation());
         List<Judgement> judgements = new ArrayList<>();
         List<String> escalation = new ArrayList<>(plan.escalationReasons());
         for (Proposal p : plan.proposals()) {

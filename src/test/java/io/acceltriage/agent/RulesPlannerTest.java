@@ -339,6 +339,57 @@ class RulesPlannerTest {
                 names(p).stream().filter(n -> n.startsWith("reboot-node") || n.startsWith("validate-node") || n.startsWith("return-node")).toList());
     }
 
+    /** The policy engine of a policy whose h100-train pool Karpenter repairs, with a node's past remediations. */
+    static io.acceltriage.policy.PolicyEngine engine(List<io.acceltriage.policy.ActionHistory.Past> past) {
+        io.acceltriage.policy.Policy p = io.acceltriage.policy.Policy.parse("p.yaml", ("apiVersion: acceltriage.io/v1\nkind: Policy\n"
+                + "repair:\n  pools: {h100-train: karpenter}\nrepeatOffenders: {remediationsPerNode: 2, remediationWindow: 7d}\n")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        // repairRoute reads the policy and the history only; the cluster is read by decide.
+        return new io.acceltriage.policy.PolicyEngine(() -> p, null, since -> past, io.acceltriage.policy.Breaker.inMemory(),
+                java.time.Clock.systemUTC());
+    }
+
+    static List<String> backToService(Plan p) {
+        return names(p).stream().filter(n -> n.startsWith("reboot-node") || n.startsWith("replace-node") || n.startsWith("validate-node")
+                || n.startsWith("return-node")).toList();
+    }
+
+    @Test
+    void anXidOnlyARebootClearsInAPoolThatCannotRebootProposesReplacingTheNode() {
+        EvidenceBundle b = Bundles.node(NODE).pool("h100-train").xid(2, 79).build();
+        Diagnosis d = Diagnoses.device("XID 79 on GPU 2").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b, engine(List.of())::repairRoute);
+
+        assertEquals(List.of("replace-node:" + NODE, "validate-node:" + NODE, "return-node:" + NODE), backToService(p));
+        String why = of(p, ActionKind.REPLACE_NODE).get(0).reason();
+        assertTrue(why.contains("(karpenter)") && why.contains("never reboots") && why.contains("XID 79"), why);
+        assertTrue(of(p, ActionKind.VALIDATE_NODE).get(0).reason().contains("its replacement"), names(p).toString());
+    }
+
+    @Test
+    void theSameXidInAPoolThatCanRebootStillProposesTheReboot() {
+        EvidenceBundle b = Bundles.node(NODE).pool("a100-serve").xid(2, 79).build();
+        Diagnosis d = Diagnoses.device("XID 79 on GPU 2").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b, engine(List.of())::repairRoute);
+
+        assertEquals(List.of("reboot-node:" + NODE, "validate-node:" + NODE, "return-node:" + NODE), backToService(p));
+    }
+
+    @Test
+    void aRepeatOffenderThatNeedsARebootIsProposedForReplacementInstead() {
+        EvidenceBundle b = Bundles.node(NODE).pool("a100-serve").xid(2, 79).build();
+        Diagnosis d = Diagnoses.device("XID 79 on GPU 2").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+        var earlier = List.of(new io.acceltriage.policy.ActionHistory.Past(ActionKind.REPAIR_NODE, NODE, java.time.Instant.now().minusSeconds(3600)));
+
+        Plan p = PLANNER.plan(d, b, engine(earlier)::repairRoute);
+
+        assertEquals(List.of("replace-node:" + NODE, "validate-node:" + NODE, "return-node:" + NODE), backToService(p));
+        String why = of(p, ActionKind.REPLACE_NODE).get(0).reason();
+        assertTrue(why.contains("(handshake)") && why.contains("repeat offender") && why.contains("remediated 2 times"), why);
+    }
+
     @Test
     void anOldXidOrOneThatIsFatalOnlyWhenRepeatingAsksForNoReset() {
         EvidenceBundle old = Bundles.node(NODE).xidUnchanged(1, 48).build();

@@ -312,6 +312,33 @@ class PolicyEngineTest {
     }
 
     @Test
+    void aNodeGoesToRepairTheWayItsPoolsProtocolCanAndARepeatOffenderIsReplaced() {
+        PolicyEngine e = engine(RECOVERY + "repair:\n  pools: {h100-train: karpenter, a100-serve: clusterapi}\n"
+                + "repeatOffenders: {remediationsPerNode: 3, remediationWindow: 7d}\n");
+        RepairRoute karpenter = e.repairRoute("n1", "h100-train");
+        assertEquals(ActionKind.REPLACE_NODE, karpenter.kind(), karpenter.toString());
+        assertEquals("karpenter", karpenter.protocol());
+        assertTrue(karpenter.why().contains("never reboots"), karpenter.why());
+        assertEquals(new RepairRoute(ActionKind.REPAIR_NODE, "clusterapi", null), e.repairRoute("n1", "a100-serve"));
+        assertEquals(new RepairRoute(ActionKind.REPAIR_NODE, "handshake", null), e.repairRoute("n1", null), "no pool: the default");
+
+        // Two remediations in the window: a third (this reboot) reaches the limit, so the hardware goes instead.
+        past.add(new ActionHistory.Past(ActionKind.RESET_GPU, "n1/0", NOW.minusSeconds(86_400L * 2)));
+        past.add(new ActionHistory.Past(ActionKind.REPAIR_NODE, "n1", NOW.minusSeconds(86_400L)));
+        RepairRoute offender = e.repairRoute("n1", "a100-serve");
+        assertEquals(ActionKind.REPLACE_NODE, offender.kind(), offender.toString());
+        assertTrue(offender.why().contains("repeat offender: node n1 has been remediated 3 times"), offender.why());
+        assertEquals(ActionKind.REPAIR_NODE, e.repairRoute("n2", "a100-serve").kind(), "another node is no offender");
+        assertEquals(Decision.APPROVE, e.decide(of(ActionKind.REPAIR_NODE, "n2"), DEVICE).decision());
+
+        // A GPU over the fatal-XID limit makes its node one too.
+        for (int h = 1; h <= 5; h++) fatal.add(new Seen("n2", "4", NOW.minusSeconds(3600L * h)));
+        RepairRoute gpu = e.repairRoute("n2", "a100-serve");
+        assertEquals(ActionKind.REPLACE_NODE, gpu.kind(), gpu.toString());
+        assertTrue(gpu.why().contains("GPU n2/4 has had 5 fatal XIDs"), gpu.why());
+    }
+
+    @Test
     void aGpuResetNeedsADeviceDiagnosisAndIsJudgedOnItsNode() {
         assertEquals("family", engine(RECOVERY).decide(of(ActionKind.RESET_GPU, "n1/1"), INFRA).rule());
         assertEquals("family", engine(RECOVERY).decide(of(ActionKind.REPAIR_NODE, "n1"), APP).rule());
