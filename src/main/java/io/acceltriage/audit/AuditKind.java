@@ -40,6 +40,8 @@ public enum AuditKind {
     DRILL_FINISHED("drill.finished"),
     /** What an incident's fault did to the service (latency, failed requests, training time), measured once its window passed. */
     IMPACT_MEASURED("impact.measured"),
+    /** An incident's actions were forced into dry run (a shadow drill's incident): why, and which verdicts it changed. */
+    DRY_RUN_FORCED("dry-run.forced"),
     /** From this record on, the chain is hashed under the key its fingerprint names (a new or rotated key). */
     AUDIT_KEYED("audit.keyed");
 

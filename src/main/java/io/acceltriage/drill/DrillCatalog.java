@@ -2,6 +2,7 @@ package io.acceltriage.drill;
 
 import io.acceltriage.config.DataFiles;
 import io.acceltriage.policy.Durations;
+import io.acceltriage.policy.ForcedDryRun;
 import io.acceltriage.policy.Policy;
 import io.acceltriage.sandbox.Fault;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,9 +23,16 @@ public class DrillCatalog {
      * A drill: the fault(s) to inject (as {@code POST /api/v1/sandbox/faults} takes them), the stages the
      * incident must reach (of {@link Policy#OBJECTIVE_STAGES}) and how long the drill waits for them.
      */
-    public record Drill(String name, String description, List<Fault> faults, List<String> expect, Duration timeout) {}
+    public record Drill(String name, String description, List<Fault> faults, List<String> expect, Duration timeout, ShadowAlert alert) {}
 
-    record File(String apiVersion, String kind, String description, List<Fault> faults, List<String> expect, String timeout) {}
+    /**
+     * The alert a shadow drill delivers instead of injecting its faults: the one the fault would fire (labels
+     * identify, annotations are prose). Null when the drill file has none: that drill runs on the sandbox only.
+     */
+    public record ShadowAlert(Map<String, String> labels, Map<String, String> annotations) {}
+
+    record File(String apiVersion, String kind, String description, List<Fault> faults, List<String> expect, String timeout,
+            ShadowAlert alert) {}
 
     record Index(List<String> drills) {}
 
@@ -77,6 +85,17 @@ public class DrillCatalog {
         } catch (IllegalArgumentException e) {
             throw new DataFiles.InvalidDataFile(path + ": timeout: " + e.getMessage());
         }
-        return new Drill(name, f.description(), List.copyOf(f.faults()), List.copyOf(f.expect()), timeout);
+        ShadowAlert alert = f.alert();
+        if (alert != null) {
+            if (alert.labels() == null || alert.labels().get("alertname") == null || alert.labels().get("node") == null) {
+                throw new DataFiles.InvalidDataFile(path + ": alert.labels needs at least alertname and node, e.g."
+                        + " {alertname: GpuXidDeviceFault, severity: critical, node: gpu-h100-04, gpu: \"3\", xid: \"79\"}");
+            }
+            if (alert.labels().containsKey(ForcedDryRun.DRILL_LABEL)) {
+                throw new DataFiles.InvalidDataFile(path + ": alert.labels." + ForcedDryRun.DRILL_LABEL + " is set by the drill itself; remove it");
+            }
+            alert = new ShadowAlert(Map.copyOf(alert.labels()), alert.annotations() == null ? Map.of() : Map.copyOf(alert.annotations()));
+        }
+        return new Drill(name, f.description(), List.copyOf(f.faults()), List.copyOf(f.expect()), timeout, alert);
     }
 }

@@ -6,7 +6,10 @@ import io.acceltriage.audit.AuditLog;
 import io.acceltriage.audit.AuditQuery;
 import io.acceltriage.audit.AuditReader;
 import io.acceltriage.audit.AuditRecord;
+import io.acceltriage.incident.Alert;
 import io.acceltriage.incident.AlertInbox;
+import io.acceltriage.incident.AlertStatus;
+import io.acceltriage.incident.Fingerprints;
 import io.acceltriage.incident.Incident;
 import io.acceltriage.incident.IncidentFilter;
 import io.acceltriage.incident.IncidentState;
@@ -15,6 +18,7 @@ import io.acceltriage.notify.Escalations;
 import io.acceltriage.notify.Notice;
 import io.acceltriage.reliability.IncidentTiming;
 import io.acceltriage.reliability.ObjectiveCheck;
+import io.acceltriage.policy.ForcedDryRun;
 import io.acceltriage.reliability.Reliability;
 import io.acceltriage.sandbox.Fault;
 import io.acceltriage.sandbox.SandboxFaults;
@@ -25,11 +29,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Runs a drill on the sandbox: the world reset to its seed, the drill's faults injected and their alerts
+ * Runs a drill on the sandbox (a shadow drill: see {@link #run(String, String, String)}): the world reset to its seed, the drill's faults injected and their alerts
  * delivered as Alertmanager would, the incident they open followed until it reached every expected
  * stage (or the drill's timeout), each stage timed against the policy's objectives through
  * {@link Reliability}; then the world reset again and the alerts resolved, so the incident closes. The
@@ -78,25 +84,30 @@ public class DrillRunner {
         return catalog;
     }
 
+    /** Runs {@code name} in this service's default mode: the sandbox on the sandbox, shadow against a real cluster (the schedule). */
+    public DrillResult run(String name, String by) {
+        return run(name, by, sandbox() ? DrillResult.SANDBOX : DrillResult.SHADOW);
+    }
+
     /**
-     * Runs {@code name} and records the result; {@code by} is who asked (a person, or the schedule).
-     * Throws IllegalArgumentException for an unknown drill and {@link Refused} when it cannot run here.
+     * Runs {@code name} in {@code mode} ({@link DrillResult#SANDBOX} or {@link DrillResult#SHADOW}) and records the
+     * result; {@code by} is who asked (a person, or the schedule). Throws IllegalArgumentException for an unknown
+     * drill or mode and {@link Refused} when it cannot run here.
      */
-    public synchronized DrillResult run(String name, String by) {
+    public synchronized DrillResult run(String name, String by, String mode) {
         DrillCatalog.Drill drill = catalog.find(name).orElseThrow(() -> new IllegalArgumentException(
                 "no drill named '" + abbreviate(name) + "'; the drills are " + catalog.names()));
-        if (!"sandbox".equalsIgnoreCase(mode)) {
-            throw new Refused("drills run on the sandbox only (ACCELTRIAGE_CLUSTER_MODE=sandbox); this service runs against a real cluster ("
-                    + mode + "), where a drill would need a forced dry-run that is not built yet");
+        if (DrillResult.SHADOW.equals(mode)) return shadow(drill, by);
+        if (!DrillResult.SANDBOX.equals(mode)) {
+            throw new IllegalArgumentException("mode '" + abbreviate(mode) + "' is unknown; a drill runs in mode sandbox or shadow");
+        }
+        if (!sandbox()) {
+            throw new Refused("this service runs against a real cluster (" + this.mode + "), where only a shadow drill runs: its fault is"
+                    + " delivered as an alert only and its incident is a dry run, so nothing changes; run `drill " + drill.name()
+                    + " --shadow` or POST /api/v1/drills {\"name\": \"" + drill.name() + "\", \"mode\": \"shadow\"}");
         }
         for (Fault f : drill.faults()) {
-            if (f.node() == null) continue;
-            for (Incident i : incidents.list(new IncidentFilter(null, null, f.node(), null, null, null, 20))) {
-                if (i.state().open()) {
-                    throw new Refused("node " + f.node() + " has an open incident " + i.id() + "; a drill there could not tell its incident"
-                            + " from that one: resolve it first");
-                }
-            }
+            if (f.node() != null) refuseIfBusy(f.node());
         }
         SandboxFaults faults = sandbox.get();
         Instant started = Instant.now();
@@ -109,18 +120,71 @@ public class DrillRunner {
                 try {
                     d = faults.inject(f);
                 } catch (IllegalArgumentException e) {
-                    return record(failed(drill, by, started, null, "fault " + f + " does not fit the fleet: " + e.getMessage()));
+                    return record(failed(drill, by, started, null, "fault " + f + " does not fit the fleet: " + e.getMessage(), DrillResult.SANDBOX));
                 }
                 fired.add(d);
-                if (!d.delivered()) return record(failed(drill, by, started, null, "the alert was not delivered: " + d.error()));
+                if (!d.delivered()) {
+                    return record(failed(drill, by, started, null, "the alert was not delivered: " + d.error(), DrillResult.SANDBOX));
+                }
             }
-            result = follow(drill, by, started, fired.get(0));
+            SandboxFaults.Delivered first = fired.get(0);
+            result = follow(drill, by, started, first.alert().labels().get("node"), first.alert().fingerprint(), drill.expect(),
+                    DrillResult.SANDBOX);
         } finally {
             faults.reset();
             fired.forEach(d -> faults.resolve(d.alert()));
         }
         awaitClosed(result.incidentId());
         return record(result);
+    }
+
+    /** The stages a shadow drill can time: nothing changes, so nothing is verified or returned to service. */
+    static final List<String> SHADOW_STAGES = List.of("detect", "decide", "mitigate");
+
+    /**
+     * A shadow drill: the drill file's alert, marked as the drill's ({@link ForcedDryRun#DRILL_LABEL}), goes into the
+     * inbox as Alertmanager's would; the incident it opens runs dry (decided by {@link ForcedDryRun}); detect, decide
+     * and the action that would have mitigated are timed; the alert is resolved after, so the incident closes.
+     * Nothing is injected and the sandbox, when there is one, is not touched.
+     */
+    private DrillResult shadow(DrillCatalog.Drill drill, String by) {
+        if (drill.alert() == null) {
+            throw new Refused("drill " + drill.name() + " has no alert: section in its file, which a shadow drill delivers instead"
+                    + " of the fault; it runs on the sandbox only");
+        }
+        String node = drill.alert().labels().get("node");
+        refuseIfBusy(node);
+        Instant started = Instant.now();
+        Map<String, String> labels = new TreeMap<>(drill.alert().labels());
+        labels.put(ForcedDryRun.DRILL_LABEL, drill.name());
+        String fingerprint = Fingerprints.of(labels);
+        String groupKey = "drill:" + drill.name();
+        Alert firing = new Alert(fingerprint, groupKey, AlertStatus.FIRING, labels, drill.alert().annotations(), started, null, null);
+        List<String> expect = new ArrayList<>(SHADOW_STAGES.stream()
+                .filter(s -> s.equals("detect") || s.equals("decide") || drill.expect().contains(s)).toList());
+        DrillResult result;
+        try {
+            alerts.accept(List.of(firing));
+            result = follow(drill, by, started, node, fingerprint, expect, DrillResult.SHADOW);
+        } finally {
+            alerts.accept(List.of(new Alert(fingerprint, groupKey, AlertStatus.RESOLVED, labels, drill.alert().annotations(), started,
+                    Instant.now(), null)));
+        }
+        awaitClosed(result.incidentId());
+        return record(result);
+    }
+
+    private boolean sandbox() {
+        return "sandbox".equalsIgnoreCase(mode);
+    }
+
+    private void refuseIfBusy(String node) {
+        for (Incident i : incidents.list(new IncidentFilter(null, null, node, null, null, null, 20))) {
+            if (i.state().open()) {
+                throw new Refused("node " + node + " has an open incident " + i.id() + "; a drill there could not tell its incident"
+                        + " from that one: resolve it first");
+            }
+        }
     }
 
     /** How far back {@link #results} reads: the audit is read oldest first, so a bound keeps old drills from crowding out new ones. */
@@ -146,32 +210,41 @@ public class DrillRunner {
         return out;
     }
 
-    private DrillResult follow(DrillCatalog.Drill drill, String by, Instant started, SandboxFaults.Delivered first) {
+    private DrillResult follow(DrillCatalog.Drill drill, String by, Instant started, String node, String fingerprint, List<String> expect,
+            String mode) {
         Instant deadline = started.plus(drill.timeout());
         String incidentId = null;
         while (incidentId == null) {
-            incidentId = incidentOf(first, started).orElse(null);
+            incidentId = incidentOf(node, fingerprint, started).orElse(null);
             if (incidentId == null) {
                 if (Instant.now().isAfter(deadline)) {
-                    return failed(drill, by, started, null, "no incident was opened for the alert within " + drill.timeout().toSeconds() + " s");
+                    return failed(drill, by, started, null, "no incident was opened for the alert within " + drill.timeout().toSeconds() + " s",
+                            mode);
                 }
                 pause();
             }
         }
         Reliability.IncidentReport report = reliability.incident(incidentId).orElseThrow();
         // Escalated or no fault: no later stage comes without a person, so the drill need not wait its timeout out.
-        while (!reachedAll(drill.expect(), report.timing()) && Instant.now().isBefore(deadline) && !settled(incidentId)) {
+        while (!reachedAll(expect, report.timing()) && Instant.now().isBefore(deadline) && !settled(incidentId)) {
             pause();
             report = reliability.incident(incidentId).orElseThrow();
         }
-        List<DrillResult.Stage> stages = table(drill.expect(), report);
+        List<DrillResult.Stage> stages = table(expect, report).stream()
+                .map(st -> DrillResult.SHADOW.equals(mode) && "mitigate".equals(st.stage())
+                        ? new DrillResult.Stage("mitigate (dry run)", st.tookSeconds(), st.objective(), st.withinSeconds(), st.status()) : st)
+                .toList();
         boolean passed = stages.stream().noneMatch(DrillResult.Stage::failed);
         String waiting = incidents.find(incidentId).map(Incident::state)
                 .filter(st -> st == IncidentState.AWAITING_APPROVAL || st == IncidentState.ESCALATED)
                 .map(st -> "; the incident is " + st.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
                         + ": a stage waits for a person, which a drill does not stand in for").orElse("");
+        if (DrillResult.SHADOW.equals(mode) && "none".equals(report.timing().family())) {
+            waiting += "; the responder found no fault on the node: a shadow drill's fault is an alert only and the cluster's own"
+                    + " readings do not show it, so nothing would have been mitigated (detect and decide are still timed)";
+        }
         return new DrillResult(drill.name(), by, started, Instant.now(), incidentId, report.timing().family(), passed, stages,
-                passed ? null : problem(stages) + waiting);
+                passed ? null : problem(stages) + waiting, mode);
     }
 
     /** One row per expected stage and objective bounding it; a stage no objective bounds gets one row. */
@@ -223,10 +296,9 @@ public class DrillRunner {
     }
 
     /** The incident the alert was filed under: an alert of its fingerprint received since the drill started. */
-    private Optional<String> incidentOf(SandboxFaults.Delivered d, Instant started) {
-        String node = d.alert().labels().get("node");
+    private Optional<String> incidentOf(String node, String fingerprint, Instant started) {
         for (Incident i : incidents.list(new IncidentFilter(null, null, node, null, null, null, 20))) {
-            boolean ours = alerts.ofIncident(i.id()).stream().anyMatch(a -> a.alert().fingerprint().equals(d.alert().fingerprint())
+            boolean ours = alerts.ofIncident(i.id()).stream().anyMatch(a -> a.alert().fingerprint().equals(fingerprint)
                     && !a.receivedAt().isBefore(started));
             if (ours) return Optional.of(i.id());
         }
@@ -249,8 +321,8 @@ public class DrillRunner {
         return r;
     }
 
-    private static DrillResult failed(DrillCatalog.Drill drill, String by, Instant started, String incidentId, String problem) {
-        return new DrillResult(drill.name(), by, started, Instant.now(), incidentId, null, false, List.of(), problem);
+    private static DrillResult failed(DrillCatalog.Drill drill, String by, Instant started, String incidentId, String problem, String mode) {
+        return new DrillResult(drill.name(), by, started, Instant.now(), incidentId, null, false, List.of(), problem, mode);
     }
 
     private static String problem(List<DrillResult.Stage> stages) {

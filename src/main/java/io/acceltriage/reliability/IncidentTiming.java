@@ -9,11 +9,25 @@ import java.time.Instant;
  * when acceltriage received it, decided (first verdict, or diagnosis when nothing was proposed),
  * mitigated (first action that finished), verified, returned to service (a return-node that took effect),
  * and when the incident was resolved; the GPUs its
- * actions fenced and the GPU-hours they stayed fenced; what the fault did to the service ({@link ServiceImpact}). A stage that did not happen is null.
+ * actions fenced; the GPU-hours lost, in all ({@code gpuHoursLost}) and by kind ({@link GpuHoursLost}: fenced, work lost
+ * by a restart, slowed); what the fault did to the service ({@link ServiceImpact}). A stage that did not happen is null.
  */
 public record IncidentTiming(String incidentId, String family, String pool, String node, Instant faultAt, Instant receivedAt,
         Instant decidedAt, Instant mitigatedAt, Instant verifiedAt, Instant returnedAt, Instant resolvedAt, int gpusFenced, double gpuHoursLost,
-        ServiceImpact impact) {
+        ServiceImpact impact, GpuHoursLost lost) {
+
+    public IncidentTiming {
+        // Without a breakdown, the loss given is fencing alone; with one, the total is the breakdown's (never counted twice).
+        lost = lost == null ? new GpuHoursLost(gpuHoursLost, 0, 0, 0) : lost;
+        gpuHoursLost = lost.total();
+    }
+
+    public IncidentTiming(String incidentId, String family, String pool, String node, Instant faultAt, Instant receivedAt, Instant decidedAt,
+            Instant mitigatedAt, Instant verifiedAt, Instant returnedAt, Instant resolvedAt, int gpusFenced, double gpuHoursLost,
+            ServiceImpact impact) {
+        this(incidentId, family, pool, node, faultAt, receivedAt, decidedAt, mitigatedAt, verifiedAt, returnedAt, resolvedAt, gpusFenced,
+                gpuHoursLost, impact, null);
+    }
 
     /** A timing without its service impact (not read, or not asked for). */
     public IncidentTiming(String incidentId, String family, String pool, String node, Instant faultAt, Instant receivedAt, Instant decidedAt,
@@ -22,10 +36,11 @@ public record IncidentTiming(String incidentId, String family, String pool, Stri
                 gpuHoursLost, null);
     }
 
-    /** The same timing with its impact: the stored one, or what the reader says when none is stored. */
+    /** The same timing with its impact (the stored one, or what the reader says when none is stored) and the slowdown it measured. */
     IncidentTiming withImpact(ServiceImpact i) {
+        GpuHoursLost l = lost.withImpact(i);
         return new IncidentTiming(incidentId, family, pool, node, faultAt, receivedAt, decidedAt, mitigatedAt, verifiedAt, returnedAt,
-                resolvedAt, gpusFenced, gpuHoursLost, i);
+                resolvedAt, gpusFenced, l.total(), i, l);
     }
 
     public Duration toDetect() {

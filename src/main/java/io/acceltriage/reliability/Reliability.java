@@ -36,7 +36,7 @@ public class Reliability {
     public record Stat(long count, Double p50Seconds, Double p90Seconds, Double maxSeconds) {}
 
     public record FamilyReport(String family, int incidents, Stat timeToDecide, Stat timeToMitigate, Stat timeToResolve,
-            int gpusFenced, double gpuHoursLost) {}
+            int gpusFenced, double gpuHoursLost, GpuHoursLost lost) {}
 
     public record Report(Instant since, String pool, int incidents, boolean truncated, List<FamilyReport> byFamily,
             List<IncidentTiming> timings, List<IncidentObjectives> objectives, List<Budget> budgets) {}
@@ -45,7 +45,9 @@ public class Reliability {
     public record IncidentObjectives(String incidentId, String family, String pool, List<ObjectiveCheck> checks) {}
 
     /** A pool's GPU-hours lost in the last 7 days against a loss budget of the policy. */
-    public record Budget(String objective, String pool, double gpuHoursPerWeek, double gpuHoursLost, ObjectiveCheck.Status status) {}
+    /** {@code gpuHoursLost}: all kinds of loss ({@code lost} says which), each counted once, against {@code gpuHoursPerWeek}. */
+    public record Budget(String objective, String pool, double gpuHoursPerWeek, double gpuHoursLost, ObjectiveCheck.Status status,
+            GpuHoursLost lost) {}
 
     /** One incident's clock and its checks against the stage objectives. */
     public record IncidentReport(IncidentTiming timing, List<ObjectiveCheck> checks) {}
@@ -90,7 +92,8 @@ public class Reliability {
         List<FamilyReport> families = new ArrayList<>();
         byFamily.forEach((family, ts) -> families.add(new FamilyReport(family, ts.size(), stat(ts, IncidentTiming::toDecide),
                 stat(ts, IncidentTiming::toMitigate), stat(ts, IncidentTiming::toResolve), ts.stream().mapToInt(IncidentTiming::gpusFenced).sum(),
-                Math.round(ts.stream().mapToDouble(IncidentTiming::gpuHoursLost).sum() * 1000) / 1000.0)));
+                Math.round(ts.stream().mapToDouble(IncidentTiming::gpuHoursLost).sum() * 1000) / 1000.0,
+                ts.stream().map(IncidentTiming::lost).reduce(GpuHoursLost.NONE, GpuHoursLost::plus))));
         return new Report(since, pool, timings.size(), all.size() == MAX_INCIDENTS, families, timings, checks,
                 budgets(objectives, all.stream().map(Measured::timing).toList(), pool, now));
     }
@@ -153,9 +156,9 @@ public class Reliability {
     /** Each pool's loss in the last 7 days against each budget that speaks of it. */
     static List<Budget> budgets(List<Policy.Objective> objectives, List<IncidentTiming> timings, String onlyPool, Instant now) {
         Instant from = now.minus(Objectives.BUDGET_WINDOW);
-        Map<String, Double> lost = new java.util.TreeMap<>();
+        Map<String, GpuHoursLost> lost = new java.util.TreeMap<>();
         for (IncidentTiming t : timings) {
-            if (t.pool() != null && t.receivedAt().isAfter(from)) lost.merge(t.pool(), t.gpuHoursLost(), Double::sum);
+            if (t.pool() != null && t.receivedAt().isAfter(from)) lost.merge(t.pool(), t.lost(), GpuHoursLost::plus);
         }
         List<Budget> out = new ArrayList<>();
         for (Policy.Objective o : objectives) {
@@ -163,9 +166,10 @@ public class Reliability {
             List<String> pools = o.pool() != null ? List.of(o.pool()) : List.copyOf(lost.keySet());
             for (String p : pools) {
                 if (onlyPool != null && !onlyPool.equals(p)) continue;
-                double l = Math.round(lost.getOrDefault(p, 0.0) * 1000) / 1000.0;
+                GpuHoursLost kinds = lost.getOrDefault(p, GpuHoursLost.NONE);
+                double l = kinds.total();
                 out.add(new Budget(o.name(), p, o.gpuHoursPerWeek(), l,
-                        l > o.gpuHoursPerWeek() ? ObjectiveCheck.Status.BREACHED : ObjectiveCheck.Status.MET));
+                        l > o.gpuHoursPerWeek() ? ObjectiveCheck.Status.BREACHED : ObjectiveCheck.Status.MET, kinds));
             }
         }
         return out;

@@ -55,8 +55,33 @@ final class Timings {
             Capacity c = capacity(assessment, incident.node());
             pool = c == null ? null : c.pool();
         }
+        GpuHoursLost lost = new GpuHoursLost(GpuHoursLost.round(gpuHours), workLost(assessment, actions), 0, trainingGpus(assessment));
+        ServiceImpact impact = impact(trail);
         return new IncidentTiming(incident.id(), incident.family(), pool, incident.node(), faultAt, receivedAt, decidedAt, mitigatedAt,
-                verifiedAt, returnedAt, incident.resolvedAt(), fenced, Math.round(gpuHours * 1000) / 1000.0, impact(trail));
+                verifiedAt, returnedAt, incident.resolvedAt(), fenced, lost.total(), impact, lost.withImpact(impact));
+    }
+
+    /**
+     * The work restarts threw away: each gang's GPU-hours since its last checkpoint (as triage read them), when a
+     * restart of that gang took effect without waiting for its next checkpoint. A gang is counted once.
+     */
+    static double workLost(StoredAssessment assessment, List<ActionRecord> actions) {
+        if (assessment == null) return 0;
+        double hours = 0;
+        for (io.acceltriage.agent.WorkLost w : assessment.workLost()) {
+            if (w.atCheckpoint()) continue;
+            boolean restarted = actions.stream().anyMatch(a -> a.kind() == ActionKind.RESTART_GROUP && w.workload().equals(a.target())
+                    && !a.dryRun() && (a.status() == ActionStatus.SUCCEEDED || a.status() == ActionStatus.UNDONE));
+            if (restarted) hours += w.gpuHours();
+        }
+        return GpuHoursLost.round(hours);
+    }
+
+    /** The GPUs of the incident's one training gang; 0 with none or several (a slowdown could not be attributed). */
+    static int trainingGpus(StoredAssessment assessment) {
+        if (assessment == null) return 0;
+        List<io.acceltriage.agent.WorkLost> gangs = assessment.workLost();
+        return gangs.size() == 1 ? gangs.get(0).gpus() : 0;
     }
 
     /** When the fault began: the earliest alert's startsAt. */

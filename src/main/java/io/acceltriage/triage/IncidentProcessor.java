@@ -23,6 +23,7 @@ import io.acceltriage.metrics.ServiceMetrics;
 import io.acceltriage.notify.Escalations;
 import io.acceltriage.notify.Notice;
 import io.acceltriage.policy.Decision;
+import io.acceltriage.policy.ForcedDryRun;
 import io.acceltriage.store.Database;
 import io.acceltriage.store.Json;
 import jakarta.annotation.PreDestroy;
@@ -258,9 +259,15 @@ public class IncidentProcessor {
     private void triage(Incident incident) {
         long began = System.nanoTime();
         List<StoredAlert> alerts = inbox.ofIncident(incident.id());
-        Assessment a = fleet.assess(incident.subject(), alerts.stream().map(StoredAlert::alert)
+        Assessment assessed = fleet.assess(incident.subject(), alerts.stream().map(StoredAlert::alert)
                 .filter(x -> x.status() == AlertStatus.FIRING).toList());
+        // A shadow drill's incident runs dry for its whole life (all its alerts, resolved ones too, decide it).
+        Optional<ForcedDryRun.Forced> forced = ForcedDryRun.of(alerts.stream().map(x -> x.alert().labels()).toList());
+        Assessment a = forced.map(f -> dry(assessed, f)).orElse(assessed);
         database.transaction(tx -> {
+            forced.ifPresent(f -> audit.append(tx, incident.id(), AuditKind.DRY_RUN_FORCED, Actors.AGENT, Map.of("reason", f.reason(),
+                    "drills", f.drills(), "verdictsDry", a.judgements().stream().filter(j -> j.verdict().dryRun()).count(),
+                    "realAlertJoined", f.realAlertJoined())));
             audit.append(tx, incident.id(), AuditKind.EVIDENCE_COLLECTED, Actors.AGENT, evidencePayload(a));
             audit.append(tx, incident.id(), AuditKind.DIAGNOSIS, Actors.AGENT, a.diagnosis());
             if (a.model() != null) io.acceltriage.agent.llm.ModelAudit.append(tx, audit, incident.id(), a.model());
@@ -284,6 +291,10 @@ public class IncidentProcessor {
         }
         a.judgements().forEach(j -> metrics.verdict(j.proposal().kind(), j.verdict().decision()));
         List<String> needsAPerson = new ArrayList<>(a.escalationReasons());
+        if (forced.isPresent() && forced.get().realAlertJoined()) {
+            needsAPerson.add("an alert that is not the shadow drill's joined its incident: every action here stays a dry run;"
+                    + " decide by hand what the real fault needs");
+        }
         boolean mitigatedNow = false;
         for (Judgement j : a.judgements()) {
             if (j.verdict().decision() == Decision.DENY) continue;
@@ -317,6 +328,13 @@ public class IncidentProcessor {
         metrics.triaged(java.time.Duration.ofNanos(System.nanoTime() - began));
         // Decided, stored, carried out and told: only now is the model asked for its summary, off this thread.
         summaries.ask(incident.id(), a, told);
+    }
+
+    private static Assessment dry(Assessment a, ForcedDryRun.Forced forced) {
+        List<Judgement> judgements = a.judgements().stream()
+                .map(j -> new Judgement(j.proposal(), ForcedDryRun.apply(j.verdict(), forced))).toList();
+        return new Assessment(a.mode(), a.subject(), a.alerts(), a.evidence(), a.diagnosis(), judgements, a.escalationReasons(),
+                a.summary(), a.model(), a.workLost());
     }
 
     private void resolveIfAllResolved(String incidentId) {

@@ -2,6 +2,7 @@ package io.acceltriage.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.acceltriage.access.CurrentUser;
+import io.acceltriage.drill.DrillResult;
 import io.acceltriage.drill.DrillRunner;
 import io.acceltriage.http.ErrorBody;
 import io.acceltriage.store.Json;
@@ -14,11 +15,13 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Fault drills over REST: {@code POST /api/v1/drills {"name":…}} runs one on the sandbox and answers its
- * stage table when it is done (approver or admin, as every change); {@code GET} lists the recorded
+ * Fault drills over REST: {@code POST /api/v1/drills {"name":…, "mode":…}} runs one (on the sandbox by default;
+ * {@code "mode": "shadow"} delivers its alert only and forces its incident into dry run, the only mode a real
+ * cluster allows) and answers its stage table when it is done (approver or admin, as every change); {@code GET} lists the recorded
  * results, newest first, with the drills there are.
  */
 @Path("/api/v1/drills")
@@ -54,23 +57,30 @@ class DrillsResource {
     @Consumes(MediaType.WILDCARD)
     public Response run(String body) {
         String name;
+        String mode;
         try {
             JsonNode json = Json.MAPPER.readTree(body == null || body.isBlank() ? "{}" : body);
             if (!json.isObject()) throw new IllegalArgumentException();
             var fields = json.fieldNames();
             while (fields.hasNext()) {
                 String f = fields.next();
-                if (!"name".equals(f)) return bad("field \"" + f + "\" is unknown; the body is {\"name\": \"<drill>\"}");
+                if (!"name".equals(f) && !"mode".equals(f)) {
+                    return bad("field \"" + f + "\" is unknown; the body is {\"name\": \"<drill>\", \"mode\": \"sandbox|shadow\"}");
+                }
             }
             if (!json.path("name").isTextual() || json.path("name").asText().isBlank()) {
                 return bad("name is required: one of " + drills.catalog().names() + ", e.g. {\"name\": \"xid79-training-node\"}");
             }
             name = json.path("name").asText();
+            if (json.has("mode") && !(json.get("mode").isTextual() && List.of(DrillResult.SANDBOX, DrillResult.SHADOW).contains(json.get("mode").asText()))) {
+                return bad("mode is sandbox (inject the fault into the sandbox) or shadow (its alert only, every action a dry run)");
+            }
+            mode = json.has("mode") ? json.get("mode").asText() : DrillResult.SANDBOX;
         } catch (Exception e) {
             return bad("the body must be a JSON object such as {\"name\": \"xid79-training-node\"}");
         }
         try {
-            return Response.ok(drills.run(name, who.getName())).build();
+            return Response.ok(drills.run(name, who.getName(), mode)).build();
         } catch (IllegalArgumentException e) {
             return bad(e.getMessage());
         } catch (DrillRunner.Refused e) {

@@ -25,7 +25,7 @@ public class IncidentReliabilityView {
     public record Check(String objective, String stage, String within, String status, String took) {}
 
     public record View(List<Stage> stages, int gpusFenced, double gpuHoursLost, List<Check> checks, Runbooks.Runbook runbook,
-            Impact impact) {}
+            Impact impact, io.acceltriage.reliability.GpuHoursLost lost) {}
 
     /** What the fault did to the service: a row per reading, or the one line saying why there is none. */
     public record Impact(String status, String summary, List<ImpactRow> rows, String trainingLost, String workAtRisk) {}
@@ -54,7 +54,7 @@ public class IncidentReliabilityView {
             checks.add(new Check(c.objective(), c.stage(), human(c.withinSeconds()), c.status().wireName(), human(c.seconds())));
         }
         Runbooks.Runbook runbook = incidents.find(incidentId).flatMap(i -> IncidentRunbooks.of(runbooks, i.assessmentJson())).orElse(null);
-        return new View(stages, t.gpusFenced(), t.gpuHoursLost(), checks, runbook, impact(t.impact()));
+        return new View(stages, t.gpusFenced(), t.gpuHoursLost(), checks, runbook, impact(t.impact()), t.lost());
     }
 
     static Impact impact(io.acceltriage.reliability.ServiceImpact i) {

@@ -91,7 +91,8 @@ class ReliabilityPage {
                 "from the first alert received to the incident's resolution"));
         charts.add(new Chart("gpu-hours", "GPU-hours lost per pool", Charts.bars("GPU-hours lost per pool",
                 sum(r.timings(), t -> t.pool() == null ? "(no pool)" : t.pool(), IncidentTiming::gpuHoursLost), "GPU-h"),
-                "GPUs fenced by a cordon or drain that took effect, times the hours until it was undone or the incident resolved"));
+                "each kind counted once: GPUs fenced by a cordon or drain that took effect (× the hours it held), the work since the last"
+                        + " checkpoint a restart threw away, and the training time a measured slowdown cost (× the job's GPUs)"));
         charts.add(new Chart("per-family", "Incidents per family", Charts.bars("Incidents per family",
                 sum(r.timings(), t -> t.family() == null ? "unknown" : t.family(), t -> 1.0), "incidents"), r.incidents() + " incidents"
                 + (r.truncated() ? " (the report stops at the newest " + r.incidents() + ")" : "")));
@@ -181,7 +182,7 @@ class ReliabilityPage {
             out.add(new Chart("budgets", "GPU-hours lost against the weekly budget", Charts.bars("GPU-hours lost in the last 7 days per pool",
                     r.budgets().stream().map(b -> new Charts.Bar(b.pool() + " (budget " + Math.round(b.gpuHoursPerWeek()) + ")",
                             Math.round(b.gpuHoursLost() * 1000) / 1000.0)).toList(), "GPU-h"),
-                    "each pool's loss to fencing in the last 7 days; the label names its budget (objectives with gpuHoursPerWeek)"));
+                    "each pool's loss in the last 7 days (fenced + work lost + slowed); the label names its budget (objectives with gpuHoursPerWeek)"));
         }
         return out;
     }

@@ -15,13 +15,16 @@ import org.junit.jupiter.api.Test;
 class DrillRunnerTest {
 
     @Test
-    void againstARealClusterADrillIsRefusedAndNothingIsTouched() {
+    void againstARealClusterASandboxDrillIsRefusedSayingHowToRunItInShadowAndNothingIsTouched() {
         // No sandbox, store or audit: a refusal must come before any of them is used.
         DrillRunner runner = new DrillRunner("kubeconfig", new DrillCatalog(), null, null, null, null, null, null, null);
-        String why = assertThrows(DrillRunner.Refused.class, () -> runner.run("serving-gpu", "someone")).getMessage();
-        assertTrue(why.startsWith("drills run on the sandbox only"), why);
+        String why = assertThrows(DrillRunner.Refused.class, () -> runner.run("serving-gpu", "someone", DrillResult.SANDBOX)).getMessage();
+        assertTrue(why.contains("only a shadow drill runs") && why.contains("drill serving-gpu --shadow")
+                && why.contains("\"mode\": \"shadow\""), why);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> runner.run("xid80", "someone")).getMessage()
                 .contains("[xid79-training-node, serving-gpu, device-plugin]"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> runner.run("serving-gpu", "someone", "chaos")).getMessage()
+                .contains("sandbox or shadow"));
     }
 
     @Test

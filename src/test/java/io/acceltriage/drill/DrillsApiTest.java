@@ -28,6 +28,9 @@ class DrillsApiTest {
     @jakarta.inject.Inject
     io.acceltriage.store.Database database;
 
+    @jakarta.inject.Inject
+    io.acceltriage.incident.AlertInbox inbox;
+
     /** A drill answers when it is done: longer than a request's usual 30 s on a loaded machine. */
     static final io.restassured.config.RestAssuredConfig PATIENT = io.restassured.RestAssured.config().httpClient(
             io.restassured.config.HttpClientConfig.httpClientConfig().setParam("http.socket.timeout", 180_000));
@@ -68,6 +71,28 @@ class DrillsApiTest {
         List<Object> audited = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/audit?kind=drill.finished").then()
                 .statusCode(200).extract().jsonPath().getList("items.payload.stages");
         assertTrue(audited.size() >= 3, "each result is audited with its table: " + audited);
+    }
+
+    @Test
+    void aShadowDrillDeliversItsAlertOnlyRunsItsIncidentDryAndSaysSo() {
+        FreshFleet.prepare(database, breaker);
+        JsonPath r = given().config(PATIENT).spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json")
+                .body("{\"name\":\"xid79-training-node\",\"mode\":\"shadow\"}").post("/api/v1/drills").then().statusCode(200)
+                .extract().jsonPath();
+        assertEquals("shadow", r.getString("mode"), r.prettify());
+        assertEquals(List.of("detect", "decide", "mitigate (dry run)"), r.getList("stages.stage").stream().distinct().toList(), r.prettify());
+        String incident = r.getString("incidentId");
+        // Nothing was injected: the sandbox's node reads healthy, so the responder found no fault and nothing would be mitigated.
+        assertEquals("none", r.getString("family"), r.prettify());
+        assertFalse(r.getBoolean("passed"));
+        assertTrue(r.getString("problem").contains("a shadow drill's fault is an alert only"), r.prettify());
+        List<String> forced = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/audit?kind=dry-run.forced&incident=" + incident)
+                .then().statusCode(200).extract().jsonPath().getList("items.payload.drills.flatten()");
+        assertTrue(forced.contains("xid79-training-node"), "the forced dry run is audited: " + forced);
+        assertEquals(List.of("xid79-training-node"), inbox.ofIncident(incident).stream()
+                .map(a -> a.alert().labels().get("acceltriage_drill")).distinct().toList(), "the incident's alerts carry the drill's marker");
+        given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("{\"name\":\"serving-gpu\",\"mode\":\"chaos\"}")
+                .post("/api/v1/drills").then().statusCode(400).body("error", containsString("sandbox (inject the fault"));
     }
 
     @Test

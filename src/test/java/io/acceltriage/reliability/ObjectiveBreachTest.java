@@ -74,6 +74,13 @@ class ObjectiveBreachTest {
         assertTrue(message.todo().stream().anyMatch(t -> t.startsWith("follow runbook xid-79-fallen-off-bus")
                 && t.contains("https://docs.nvidia.com/deploy/xid-errors/index.html")), "to do: " + message.todo());
         int fenced = report.getInt("timings.find { it.incidentId == '" + id + "' }.gpusFenced");
+        // GPU-hours lost by kind: the cordon's fencing only (nothing restarted, no slowdown measured), the total their sum.
+        Map<String, Object> lost = report.getMap("timings.find { it.incidentId == '" + id + "' }.lost");
+        assertEquals(0.0, ((Number) lost.get("workLost")).doubleValue(), lost.toString());
+        assertEquals(0.0, ((Number) lost.get("slowed")).doubleValue(), lost.toString());
+        assertEquals(report.getDouble("timings.find { it.incidentId == '" + id + "' }.gpuHoursLost"), ((Number) lost.get("total")).doubleValue(),
+                0.0001, lost.toString());
+        assertTrue(page.contains("fenced · work lost · slowed") && page.contains("class=\"gpu-hours-kinds\""), "the page shows the kinds apart");
 
         // A day and two hours later: still open, its node still fenced (8 GPUs × 26 h is over 200 on its own, whatever
         // other tests of the run left fenced in the pool).

@@ -104,4 +104,52 @@ class TimingsTest {
         assertEquals(10.0, s.maxSeconds());
         assertEquals(0, Reliability.stat(ts, IncidentTiming::toMitigate).count());
     }
+
+    /** The gang on the node as triage stored it: 32 GPUs, 30 min since its last checkpoint = 16 GPU-hours a restart now loses. */
+    static String withGang(boolean atCheckpoint) {
+        return ASSESSMENT.substring(0, ASSESSMENT.length() - 1) + ",\"workLost\":[{\"workload\":\"ml/llama-pretrain\",\"kind\":\"JobSet\","
+                + "\"secondsSinceCheckpoint\":1800,\"gpus\":32,\"gpuHours\":16.0,\"source\":\"metric\",\"atCheckpoint\":" + atCheckpoint + "}]}";
+    }
+
+    static ActionRecord restart(String id, boolean dryRun) {
+        return new ActionRecord(id, "inc-1", ActionKind.RESTART_GROUP, "ml/llama-pretrain", Decision.ALLOW,
+                dryRun ? ActionStatus.DRY_RUN : ActionStatus.SUCCEEDED, dryRun, "", T0.plusSeconds(20), T0.plusSeconds(20), null);
+    }
+
+    static AuditRecord measured(double trainingSecondsLost) {
+        ServiceImpact impact = new ServiceImpact(ServiceImpact.Status.MEASURED, null, T0, 900.0,
+                List.of(new ServiceImpact.Reading("ml", "training_step_time", "step-time", 1.0, 1.5)), trainingSecondsLost, 1800.0);
+        return new AuditRecord(2, T0.plusSeconds(1000), "inc-1", AuditKind.IMPACT_MEASURED, "agent",
+                io.acceltriage.store.Json.MAPPER.valueToTree(impact), "p", "h");
+    }
+
+    @Test
+    void fencedWorkLostAndSlowedAreCountedApartAndOnceInTheTotal() {
+        Incident i = new Incident("inc-1", Subject.node(NODE), NODE, IncidentState.RESOLVED, "device", 0.97, 1, T0.plusSeconds(5),
+                T0.plusSeconds(9), T0.plusSeconds(2 * 3600 + 10), "summary", withGang(false));
+        IncidentTiming t = Timings.of(i, List.of(alert(T0, T0)), List.of(measured(300)),
+                List.of(cordon(ActionStatus.SUCCEEDED, T0.plusSeconds(10)), restart("act-2", false)), T0.plusSeconds(9 * 3600));
+        assertEquals(16.0, t.lost().fenced(), 0.001, "8 GPUs fenced for 2 hours");
+        assertEquals(16.0, t.lost().workLost(), 0.001, "the restart threw away 30 min × 32 GPUs");
+        assertEquals(2.667, t.lost().slowed(), 0.001, "300 s of training time lost × 32 GPUs");
+        assertEquals(34.667, t.gpuHoursLost(), 0.001, "the total is the three kinds, each once");
+        // The same loss read again with its impact attached afresh (as the report does) is not counted twice.
+        assertEquals(34.667, t.withImpact(t.impact()).gpuHoursLost(), 0.001);
+    }
+
+    @Test
+    void aRestartThatWaitedForTheCheckpointOrRanDryLosesNoWorkAndNoGangNoSlowdown() {
+        Incident waited = new Incident("inc-1", Subject.node(NODE), NODE, IncidentState.RESOLVED, "device", 0.97, 1, T0.plusSeconds(5),
+                T0.plusSeconds(9), T0.plusSeconds(60), "summary", withGang(true));
+        assertEquals(0.0, Timings.of(waited, List.of(alert(T0, T0)), List.of(), List.of(restart("act-2", false)), T0.plusSeconds(90))
+                .lost().workLost());
+        Incident dry = new Incident("inc-1", Subject.node(NODE), NODE, IncidentState.RESOLVED, "device", 0.97, 1, T0.plusSeconds(5),
+                T0.plusSeconds(9), T0.plusSeconds(60), "summary", withGang(false));
+        assertEquals(0.0, Timings.of(dry, List.of(alert(T0, T0)), List.of(), List.of(restart("act-2", true)), T0.plusSeconds(90))
+                .lost().workLost());
+        IncidentTiming noGang = Timings.of(incident(T0.plusSeconds(60)), List.of(alert(T0, T0)), List.of(measured(300)), List.of(),
+                T0.plusSeconds(90));
+        assertEquals(0.0, noGang.lost().slowed(), "a slowdown with no gang's GPUs to multiply is not a GPU-hour figure");
+        assertEquals(0.0, noGang.gpuHoursLost());
+    }
 }
