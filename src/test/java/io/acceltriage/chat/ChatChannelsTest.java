@@ -369,6 +369,7 @@ class ChatChannelsTest {
         assertEquals(1, posts("/slack/api/chat.postMessage", r -> r.body().contains(reached)).size(), "posted again");
         JsonNode recorded = awaitAudit(reached, p -> p.path("channel").asText().equals("slack"));
         assertTrue(recorded.path("delivered").asBoolean(), recorded.toString());
+        assertTrue(recorded.path("detail").asText().startsWith("already posted by dead-replica/0"), recorded.toString());
 
         // The one that had not is posted, once, marked with its outbox id.
         FakeChat.Received posted = awaitOne("/slack/api/chat.postMessage", r -> r.body().contains(lost));

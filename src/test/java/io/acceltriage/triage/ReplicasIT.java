@@ -177,8 +177,12 @@ class ReplicasIT {
             for (JsonNode r : Json.read(get(chat + "/_recorded?prefix=/slack/api/conversations."), JsonNode.class)) {
                 if (r.path("body").asText().contains("channel=" + channel)) looks.add(r.path("path").asText());
             }
-            System.out.printf("ReplicasIT: %d chat messages taken over from the killed replica, %d looks in Slack (%s)%n", retaken,
-                    looks.size(), looks);
+            List<String> outcomes = new ArrayList<>();
+            try (var rs = db.createStatement().executeQuery("select kind, detail from chat_outbox where retaken_from is not null")) {
+                while (rs.next()) outcomes.add(rs.getString(1) + ": " + rs.getString(2));
+            }
+            System.out.printf("ReplicasIT: %d chat messages taken over from the killed replica, %d looks in Slack (%s); %s%n", retaken,
+                    looks.size(), looks, outcomes);
             assertTrue(retaken <= 1, retaken + " chat messages taken over from a dead sender");
             assertTrue(looks.size() >= retaken, "a taken-over message was sent again without a look: " + looks);
             assertEquals(0, posted.size() - posted.stream().distinct().count(), "a chat message posted twice: " + timed);

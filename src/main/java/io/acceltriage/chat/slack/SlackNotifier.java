@@ -77,6 +77,7 @@ class SlackNotifier implements Outbound {
         ObjectNode body = Json.MAPPER.createObjectNode().put("text", headline(m)).put("unfurl_links", false);
         body.set("blocks", blocks(m, text));
         ChatThreads.Thread thread = threads.find(m.incidentId(), CHANNEL).orElse(null);
+        String foundRoot = null;
         if (thread == null) {
             String conversation = config.channel().orElseThrow();
             SlackApi.Answer earlier = earlierPost(message, conversation, null);
@@ -94,11 +95,13 @@ class SlackNotifier implements Outbound {
             // so it is updated to what the store says now, below.
             thread = new ChatThreads.Thread(earlier.channel(), earlier.ts(), m.event());
             threads.save(m.incidentId(), CHANNEL, thread);
+            foundRoot = "already posted by " + message.retakenFrom() + " (" + earlier.result().detail() + "), updated: ";
         }
         body.put("channel", thread.conversation()).put("ts", thread.messageRef());
         SlackApi.Answer updated = poster.api().update(body);
         if (!updated.result().delivered() || Objects.equals(thread.lastEvent(), m.event())) {
-            return updated.result();
+            return foundRoot == null || !updated.result().delivered() ? updated.result()
+                    : Delivery.ok(foundRoot + updated.result().detail());
         }
         SlackApi.Answer earlier = earlierPost(message, thread.conversation(), thread.messageRef());
         if (earlier != null && !earlier.result().delivered()) return earlier.result();
