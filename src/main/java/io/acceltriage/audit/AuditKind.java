@@ -30,6 +30,8 @@ public enum AuditKind {
     ACCESS_DENIED("access.denied"),
     /** Retention: records up to a point were deleted; the record carries the last deleted one's hash. */
     AUDIT_PRUNED("audit.pruned"),
+    /** Retention of the chat outbox: how many delivered or given-up messages the leader deleted. */
+    CHAT_OUTBOX_SWEPT("chat.outbox.swept"),
     POLICY_RELOADED("policy.reloaded"),
     POLICY_REJECTED("policy.rejected"),
     BREAKER_TRIPPED("breaker.tripped"),

@@ -7,6 +7,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -24,11 +25,24 @@ public class ChatDelivery {
     private final AuditLog audit;
     private final boolean enabled;
     private final String claimer;
+    private final Duration claim;
+    private final Duration idleTick;
     private volatile OutboxSender sender;
 
     ChatDelivery(ChatOutbox outbox, Instance<Outbound> handlers, AuditLog audit, ServiceMetrics metrics,
             @ConfigProperty(name = "acceltriage.processing.enabled", defaultValue = "true") boolean enabled,
-            @ConfigProperty(name = "acceltriage.replica.id") Optional<String> replica) {
+            @ConfigProperty(name = "acceltriage.replica.id") Optional<String> replica,
+            @ConfigProperty(name = "acceltriage.chat.outbox.claim", defaultValue = "30s") Duration claim,
+            @ConfigProperty(name = "acceltriage.chat.outbox.idle-tick", defaultValue = "30s") Duration idleTick) {
+        if (claim.compareTo(Duration.ofSeconds(3)) < 0) {
+            // Renewed every third of it: much shorter and a busy database or a slow chat call lets it run out mid-send.
+            throw new IllegalArgumentException("acceltriage.chat.outbox.claim must be at least 3s, not " + claim);
+        }
+        if (idleTick.isNegative() || idleTick.isZero()) {
+            throw new IllegalArgumentException("acceltriage.chat.outbox.idle-tick must be longer than 0, not " + idleTick);
+        }
+        this.claim = claim;
+        this.idleTick = idleTick;
         this.outbox = outbox;
         this.handlers = handlers.stream().toList();
         this.audit = audit;
@@ -41,7 +55,7 @@ public class ChatDelivery {
     void onStart(@Observes StartupEvent event) {
         if (enabled) {
             sender = new OutboxSender(outbox, handlers, audit, claimer, OutboxSender.FIRST_BACKOFF, OutboxSender.GIVE_UP_AFTER,
-                    OutboxSender.POLL).start();
+                    OutboxSender.POLL, idleTick, claim).start();
         }
     }
 

@@ -35,7 +35,7 @@ public class ChatOutbox {
     static final String SENT = "SENT";
     static final String GIVEN_UP = "GIVEN_UP";
     private static final String DUPLICATE_KEY = "23505";
-    private static final String COLUMNS = "id, channel, kind, incident_id, what, payload, attempts, queued_at";
+    private static final String COLUMNS = "id, channel, kind, incident_id, what, payload, attempts, queued_at, claimed_by, retaken_from";
 
     private final Database database;
 
@@ -102,19 +102,39 @@ public class ChatOutbox {
         return true;
     }
 
-    /** True when a message of {@code channel} may be due: a read without the lock, to keep idle senders cheap. */
-    boolean anyDue(String channel, Instant now) {
+    /**
+     * When the next message of {@code channel} may be claimed (now or earlier: due; a message in flight
+     * elsewhere: when its claim runs out), or empty when none waits: a read without the lock, to keep idle senders cheap and let them sleep until then.
+     */
+    Optional<Instant> nextDue(String channel) {
         return database.read(c -> {
-            try (PreparedStatement ps = c.prepareStatement("select 1 from chat_outbox where channel = ? and status = ?"
-                    + " and due_at <= ? and (claimed_until is null or claimed_until < ?)")) {
+            // Only the first pending message of each thread: the ones behind it wait for it, not for their own due time.
+            try (PreparedStatement ps = c.prepareStatement("select min(case when o.claimed_until is not null and o.claimed_until"
+                    + " > o.due_at then o.claimed_until else o.due_at end) from chat_outbox o where o.channel = ? and o.status = ?"
+                    + " and not exists (select 1 from chat_outbox p where p.channel = o.channel and p.thread_key = o.thread_key"
+                    + " and p.status = ? and p.id < o.id)")) {
                 ps.setString(1, channel);
                 ps.setString(2, PENDING);
-                ps.setTimestamp(3, Timestamp.from(now));
-                ps.setTimestamp(4, Timestamp.from(now));
-                ps.setMaxRows(1);
+                ps.setString(3, PENDING);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next();
+                    Timestamp t = rs.next() ? rs.getTimestamp(1) : null;
+                    return Optional.ofNullable(t).map(Timestamp::toInstant);
                 }
+            }
+        });
+    }
+
+    /**
+     * Retention: deletes the messages delivered or given up before {@code before} (their outcome stays in
+     * the audit log's notification records); pending ones are never deleted. Returns how many.
+     */
+    long sweep(Tx tx, Instant before) {
+        return tx.sql(c -> {
+            try (PreparedStatement ps = c.prepareStatement("delete from chat_outbox where status in (?, ?) and done_at < ?")) {
+                ps.setString(1, SENT);
+                ps.setString(2, GIVEN_UP);
+                ps.setTimestamp(3, Timestamp.from(before));
+                return (long) ps.executeUpdate();
             }
         });
     }
@@ -143,7 +163,8 @@ public class ChatOutbox {
                     try (ResultSet rs = ps.executeQuery()) {
                         if (rs.next()) {
                             found = new Outgoing(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                                    rs.getString(6), rs.getInt(7) + 1, rs.getTimestamp(8).toInstant());
+                                    rs.getString(6), rs.getInt(7) + 1, rs.getTimestamp(8).toInstant(),
+                                    rs.getString(9) != null ? rs.getString(9) : rs.getString(10));
                         }
                     }
                 }

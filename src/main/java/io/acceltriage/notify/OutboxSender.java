@@ -21,8 +21,9 @@ import org.jboss.logging.Logger;
  * none; one still refused {@link #giveUpAfter} after it was queued is given up, so the thread behind it
  * is not held for ever. A permanent refusal ends it at once. Every final outcome is audited with the
  * incident, in the transaction that marks it done. A sender that dies mid-message leaves its claim to
- * run out; then any replica sends it (at least once: a crash between the channel's answer and the
- * record of it sends it again).
+ * run out; then any replica takes it over, marked {@link Outgoing#retaken}: the dead sender may have been
+ * answered before it could record it, so a handler that can ask the channel (Slack) looks for it first;
+ * one that cannot (a Teams webhook) sends it again.
  */
 public final class OutboxSender implements AutoCloseable {
 
@@ -31,10 +32,19 @@ public final class OutboxSender implements AutoCloseable {
     static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
     /** Long enough for a rate limit or a chat provider's blip, short enough that an outage ends in a record. */
     static final Duration GIVE_UP_AFTER = Duration.ofMinutes(30);
-    /** How long a claim holds unless renewed; renewed every third of it while the message is being sent. */
+    /** How long a claim holds unless renewed (acceltriage.chat.outbox.claim); renewed every third of it while sending. */
     static final Duration LEASE = Duration.ofSeconds(30);
-    /** How soon a message another replica queued is noticed; this replica's own wake its sender at once. */
+    /**
+     * How soon a notice another replica queued is noticed, on a channel that tells incidents; this replica's
+     * own messages wake its sender at once.
+     */
     static final Duration POLL = Duration.ofSeconds(1);
+    /**
+     * How often a channel that tells no incidents (no chat channel configured: only replies and cards,
+     * which the replica that queues them wakes its own sender for) looks anyway: for what a dead replica
+     * left behind. A retry due sooner is still sent on time.
+     */
+    static final Duration IDLE_TICK = Duration.ofSeconds(30);
 
     private final ChatOutbox outbox;
     private final List<Outbound> handlers;
@@ -43,6 +53,8 @@ public final class OutboxSender implements AutoCloseable {
     private final Duration firstBackoff;
     private final Duration giveUpAfter;
     private final Duration poll;
+    private final Duration idleTick;
+    private final Duration lease;
     private final Map<String, Instant> pausedUntil = new ConcurrentHashMap<>();
     private final Map<String, Long> lastSent = new ConcurrentHashMap<>();
     private final List<Thread> workers = new CopyOnWriteArrayList<>();
@@ -53,6 +65,11 @@ public final class OutboxSender implements AutoCloseable {
 
     OutboxSender(ChatOutbox outbox, List<Outbound> handlers, AuditLog audit, String claimer, Duration firstBackoff,
             Duration giveUpAfter, Duration poll) {
+        this(outbox, handlers, audit, claimer, firstBackoff, giveUpAfter, poll, IDLE_TICK, LEASE);
+    }
+
+    OutboxSender(ChatOutbox outbox, List<Outbound> handlers, AuditLog audit, String claimer, Duration firstBackoff,
+            Duration giveUpAfter, Duration poll, Duration idleTick, Duration lease) {
         this.outbox = outbox;
         this.handlers = List.copyOf(handlers);
         this.audit = audit;
@@ -60,6 +77,8 @@ public final class OutboxSender implements AutoCloseable {
         this.firstBackoff = firstBackoff;
         this.giveUpAfter = giveUpAfter;
         this.poll = poll;
+        this.idleTick = idleTick;
+        this.lease = lease;
     }
 
     /** One sending thread per channel that has a handler. */
@@ -85,24 +104,33 @@ public final class OutboxSender implements AutoCloseable {
     }
 
     private void run(String channel) {
+        // Only notices arrive unannounced (queued by any replica's triage): a channel without them waits to be woken.
+        Duration look = handlers.stream().anyMatch(h -> h.channel().equals(channel) && Outgoing.NOTICE.equals(h.kind()))
+                ? poll : idleTick;
         while (!closed) {
             try {
                 Instant paused = pausedUntil.getOrDefault(channel, Instant.EPOCH);
                 if (Instant.now().isBefore(paused)) {
-                    idle(Duration.between(Instant.now(), paused));
+                    idle(Duration.between(Instant.now(), paused), look);
                     continue;
                 }
                 Instant now = Instant.now();
-                Optional<Outgoing> next = outbox.anyDue(channel, now) ? outbox.claim(channel, claimer, now, LEASE) : Optional.empty();
+                Optional<Instant> due = outbox.nextDue(channel);
+                if (due.isEmpty() || due.get().isAfter(now)) {
+                    idle(due.map(d -> Duration.between(now, d)).orElse(look), look);
+                    continue;
+                }
+                Optional<Outgoing> next = outbox.claim(channel, claimer, now, lease);
                 if (next.isEmpty()) {
-                    idle(poll);
+                    // Due, but behind a message of its thread that another replica is sending.
+                    idle(look, look);
                 } else {
                     send(next.get());
                 }
             } catch (RuntimeException e) {
                 if (closed) return;
                 LOG.warnf("%s: the chat outbox cannot be read (%s); trying again", channel, e.getMessage());
-                idle(poll);
+                idle(poll, poll);
             }
         }
     }
@@ -115,7 +143,7 @@ public final class OutboxSender implements AutoCloseable {
         while (!closed) {
             synchronized (work) {
                 try {
-                    work.wait(LEASE.toMillis() / 3);
+                    work.wait(lease.toMillis() / 3);
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -123,7 +151,7 @@ public final class OutboxSender implements AutoCloseable {
             java.util.Set<Long> now = java.util.Set.copyOf(sending);
             if (now.isEmpty() || closed) continue;
             try {
-                outbox.renew(now, claimer, Instant.now().plus(LEASE));
+                outbox.renew(now, claimer, Instant.now().plus(lease));
             } catch (RuntimeException e) {
                 LOG.warnf("cannot renew the claims of chat messages in flight (%s); they may be sent again", e.getMessage());
             }
@@ -198,10 +226,11 @@ public final class OutboxSender implements AutoCloseable {
         }
     }
 
-    private void idle(Duration d) {
+    /** Waits {@code d}, at most {@code cap}, or until woken. */
+    private void idle(Duration d, Duration cap) {
         synchronized (work) {
             try {
-                if (!closed) work.wait(Math.max(1, Math.min(d.toMillis(), poll.toMillis())));
+                if (!closed) work.wait(Math.max(1, Math.min(d.toMillis(), cap.toMillis())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 closed = true;

@@ -54,6 +54,8 @@ class ChatChannelsTest {
     Database database;
     @Inject
     io.acceltriage.policy.Breaker breaker;
+    @Inject
+    io.acceltriage.notify.ChatOutbox outbox;
 
     // ---- Slack: events ----
 
@@ -344,6 +346,75 @@ class ChatChannelsTest {
         awaitN("/teams/workflow", r -> r.body().contains(id), 2);
         sleep(500);
         assertEquals(2, posts("/teams/workflow", r -> r.body().contains(id)).size(), "a card per state, not per notice");
+    }
+
+    @Test
+    void aMessageTakenOverFromADeadSenderIsPostedOnlyWhenSlackDoesNotHaveItYet() {
+        // Two incidents' first notices, each claimed by a sender that then died: one had reached Slack before it
+        // died (the fake holds its post, marked with the outbox id), the other had not.
+        String reached = "inc-chat-retaken-reached";
+        String lost = "inc-chat-retaken-lost";
+        long reachedId = queueClaimedByTheDead(reached);
+        long lostId = queueClaimedByTheDead(lost);
+        String deadPost = FakeChat.slack(fake(), "chat.postMessage", "{\"channel\":\"" + ChatTestProfile.CHANNEL
+                + "\",\"text\":\"" + reached + " escalated\",\"metadata\":{\"event_type\":\"acceltriage_message\","
+                + "\"event_payload\":{\"outbox_id\":" + reachedId + "}}}").path("ts").asText();
+        expireTheDeadClaims(reached, lost);
+
+        // The one that reached Slack is found in the channel's history and updated in place, not posted again.
+        FakeChat.Received update = awaitOne("/slack/api/chat.update", r -> r.body().contains(reached));
+        assertEquals(deadPost, update.json().path("ts").asText());
+        FakeChat.Received look = awaitOne("/slack/api/conversations.history", r -> r.body().contains("channel=" + ChatTestProfile.CHANNEL));
+        assertTrue(look.body().contains("include_all_metadata=true") && look.body().contains("oldest="), look.body());
+        assertEquals(1, posts("/slack/api/chat.postMessage", r -> r.body().contains(reached)).size(), "posted again");
+        JsonNode recorded = awaitAudit(reached, p -> p.path("channel").asText().equals("slack"));
+        assertTrue(recorded.path("delivered").asBoolean(), recorded.toString());
+        assertTrue(recorded.path("detail").asText().startsWith("already posted by dead-replica/0"), recorded.toString());
+
+        // The one that had not is posted, once, marked with its outbox id.
+        FakeChat.Received posted = awaitOne("/slack/api/chat.postMessage", r -> r.body().contains(lost));
+        assertEquals(lostId, posted.json().path("metadata").path("event_payload").path("outbox_id").asLong());
+        assertEquals("acceltriage_message", posted.json().path("metadata").path("event_type").asText());
+        sleep(500);
+        assertEquals(1, posts("/slack/api/chat.postMessage", r -> r.body().contains(lost)).size());
+    }
+
+    /** Queues the first Slack notice of {@code incident} as claimed by a sender that died (its claim still runs). */
+    private long queueClaimedByTheDead(String incident) {
+        return database.transaction(tx -> {
+            // The claim lock first: this replica's sender must not claim it between the insert and the dead claim.
+            io.acceltriage.store.WorkLock.hold(tx, io.acceltriage.store.WorkLock.CHAT_OUTBOX);
+            assertTrue(outbox.enqueue(tx, io.acceltriage.notify.Outgoing.Draft.notice("slack", notice(incident, "escalated", List.of()))));
+            return tx.sql(c -> {
+                try (var ps = c.prepareStatement("update chat_outbox set claimed_by = 'dead-replica/0', claimed_until = ?,"
+                        + " attempts = 1 where incident_id = ?")) {
+                    ps.setTimestamp(1, java.sql.Timestamp.from(Instant.now().plusSeconds(60)));
+                    ps.setString(2, incident);
+                    ps.executeUpdate();
+                }
+                try (var ps = c.prepareStatement("select id from chat_outbox where incident_id = ?")) {
+                    ps.setString(1, incident);
+                    try (var rs = ps.executeQuery()) {
+                        rs.next();
+                        return rs.getLong(1);
+                    }
+                }
+            });
+        });
+    }
+
+    /** The dead sender's claims run out: this replica's sender takes them over. */
+    private void expireTheDeadClaims(String... incidents) {
+        database.inTransaction(c -> {
+            try (var ps = c.prepareStatement("update chat_outbox set claimed_until = ? where incident_id = ?")) {
+                for (String incident : incidents) {
+                    ps.setTimestamp(1, java.sql.Timestamp.from(Instant.now().minusSeconds(1)));
+                    ps.setString(2, incident);
+                    ps.executeUpdate();
+                }
+            }
+            return null;
+        });
     }
 
     @Test

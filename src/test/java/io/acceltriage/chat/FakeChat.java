@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The third parties that cannot run here, on 127.0.0.1, speaking their wire protocols: Slack's Web API
- * (chat.postMessage, chat.update), Slack response_urls, a Teams Workflows webhook and Alertmanager's
+ * (chat.postMessage, chat.update, and conversations.history and conversations.replies over what it was
+ * posted, message metadata included), Slack response_urls, a Teams Workflows webhook and Alertmanager's
  * silences API. It records every request and can be told to answer 429 with Retry-After. Tests read
  * and steer it over HTTP ({@code /_recorded}, {@code /_fail}), so it does not matter which class
  * loader started it.
@@ -44,7 +45,10 @@ public final class FakeChat {
     private final HttpServer server;
     private final List<Received> received = new ArrayList<>();
     private final Map<String, Deque<int[]>> failures = new HashMap<>();
-    private final AtomicLong ts = new AtomicLong(1_700_000_000_000L);
+    /** Slack's ts: epoch seconds and a unique six-digit fraction, so {@code oldest} bounds work as in Slack. */
+    private final AtomicLong micros = new AtomicLong();
+    /** What chat.postMessage posted, per channel in order: the history the conversations.* methods read. */
+    private final Map<String, List<ObjectNode>> posted = new HashMap<>();
 
     private FakeChat() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -111,11 +115,21 @@ public final class FakeChat {
             ObjectNode reply = Json.MAPPER.createObjectNode();
             if (!"Bearer xoxb-test-token".equals(ex.getRequestHeaders().getFirst("Authorization"))) {
                 reply.put("ok", false).put("error", "invalid_auth");
+            } else if (path.endsWith("/conversations.history") || path.endsWith("/conversations.replies")) {
+                reply = conversation(path.endsWith("/conversations.replies"), arguments(ex, body));
             } else {
                 JsonNode req = Json.read(body, JsonNode.class);
-                long n = ts.incrementAndGet();
-                reply.put("ok", true).put("channel", req.path("channel").asText())
-                        .put("ts", path.endsWith("chat.update") ? req.path("ts").asText() : (n / 1_000_000) + "." + String.format("%06d", n % 1_000_000));
+                String ts = path.endsWith("chat.update") ? req.path("ts").asText() : nextTs();
+                reply.put("ok", true).put("channel", req.path("channel").asText()).put("ts", ts);
+                if (path.endsWith("/chat.postMessage")) {
+                    ObjectNode m = Json.MAPPER.createObjectNode().put("type", "message").put("user", "U0ACCELBOT")
+                            .put("bot_id", "B0ACCELBOT").put("text", req.path("text").asText()).put("ts", ts);
+                    if (req.hasNonNull("thread_ts")) m.put("thread_ts", req.path("thread_ts").asText());
+                    if (req.has("metadata")) m.set("metadata", req.path("metadata"));
+                    synchronized (this) {
+                        posted.computeIfAbsent(req.path("channel").asText(), k -> new ArrayList<>()).add(m);
+                    }
+                }
             }
             answer(ex, 200, "application/json; charset=utf-8", Json.write(reply), null);
         } else if (path.startsWith("/slack/response/")) {
@@ -127,6 +141,71 @@ public final class FakeChat {
         } else {
             answer(ex, 404, "text/plain", "no such path in the fake", null);
         }
+    }
+
+    private String nextTs() {
+        long n = micros.updateAndGet(last -> Math.max(last + 1, System.currentTimeMillis() * 1000));
+        return (n / 1_000_000) + "." + String.format("%06d", n % 1_000_000);
+    }
+
+    /**
+     * conversations.history (the channel's messages, not the replies in threads, newest first) or
+     * conversations.replies (the thread's parent and its replies, oldest first), as Slack's Web API
+     * documents them: {@code oldest} and {@code latest} exclusive unless {@code inclusive}, {@code limit}
+     * with a {@code cursor} in {@code response_metadata.next_cursor}, a message's {@code metadata} only
+     * with {@code include_all_metadata}, and {@code thread_not_found} for a reply ts without its thread.
+     */
+    private synchronized ObjectNode conversation(boolean replies, Map<String, String> a) {
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        String channel = a.get("channel");
+        // Slack's read methods take a conversation's id only, never its #name.
+        if (channel == null || !channel.matches("[CGD][A-Z0-9]{2,}")) return out.put("ok", false).put("error", "channel_not_found");
+        List<ObjectNode> all = posted.getOrDefault(channel, List.of());
+        String parent = a.get("ts");
+        if (replies && (parent == null || all.stream().noneMatch(m -> m.path("ts").asText().equals(parent)))) {
+            return out.put("ok", false).put("error", "thread_not_found");
+        }
+        boolean inclusive = "true".equals(a.get("inclusive")) || "1".equals(a.get("inclusive"));
+        double oldest = Double.parseDouble(a.getOrDefault("oldest", "0"));
+        double latest = a.containsKey("latest") ? Double.parseDouble(a.get("latest")) : Double.MAX_VALUE;
+        List<ObjectNode> picked = new ArrayList<>();
+        for (ObjectNode m : all) {
+            String ts = m.path("ts").asText();
+            boolean inThread = m.hasNonNull("thread_ts") && !m.path("thread_ts").asText().equals(ts);
+            if (replies ? !(ts.equals(parent) || parent.equals(m.path("thread_ts").asText())) : inThread) continue;
+            double t = Double.parseDouble(ts);
+            boolean inRange = inclusive ? t >= oldest && t <= latest : t > oldest && t < latest;
+            if (inRange || (replies && ts.equals(parent))) picked.add(m);
+        }
+        if (!replies) java.util.Collections.reverse(picked);
+        int limit = Math.max(1, Math.min(Integer.parseInt(a.getOrDefault("limit", replies ? "1000" : "100")), 999));
+        int from = a.containsKey("cursor") && !a.get("cursor").isBlank() ? Integer.parseInt(a.get("cursor")) : 0;
+        ArrayNode messages = out.put("ok", true).putArray("messages");
+        boolean withMetadata = "true".equals(a.get("include_all_metadata")) || "1".equals(a.get("include_all_metadata"));
+        for (ObjectNode m : picked.subList(Math.min(from, picked.size()), Math.min(from + limit, picked.size()))) {
+            ObjectNode copy = m.deepCopy();
+            if (!withMetadata) copy.remove("metadata");
+            messages.add(copy);
+        }
+        boolean more = from + limit < picked.size();
+        out.put("has_more", more);
+        out.putObject("response_metadata").put("next_cursor", more ? Integer.toString(from + limit) : "");
+        return out;
+    }
+
+    /** A Web API method's arguments: form-encoded, JSON or in the query string, as Slack takes them. */
+    private static Map<String, String> arguments(HttpExchange ex, String body) {
+        Map<String, String> a = query(ex);
+        String type = ex.getRequestHeaders().getFirst("Content-Type");
+        if (type != null && type.startsWith("application/json")) {
+            Json.read(body, JsonNode.class).fields().forEachRemaining(e -> a.put(e.getKey(), e.getValue().asText()));
+        } else if (!body.isBlank()) {
+            for (String p : body.split("&")) {
+                int eq = p.indexOf('=');
+                if (eq > 0) a.put(URLDecoder.decode(p.substring(0, eq), StandardCharsets.UTF_8), URLDecoder.decode(p.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return a;
     }
 
     private static void answer(HttpExchange ex, int status, String type, String body, String retryAfter) throws IOException {
@@ -171,6 +250,17 @@ public final class FakeChat {
             HTTP.send(HttpRequest.newBuilder(URI.create(base + "/_fail?path=" + path + "&status=" + status + "&retryAfter="
                     + retryAfter + "&times=" + times)).POST(HttpRequest.BodyPublishers.noBody()).build(),
                     HttpResponse.BodyHandlers.discarding());
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Calls the fake Slack's {@code method} with a JSON body as the bot would (a sender that then died, say). */
+    public static JsonNode slack(String base, String method, String json) {
+        try {
+            return Json.read(HTTP.send(HttpRequest.newBuilder(URI.create(base + "/slack/api/" + method))
+                    .header("Authorization", "Bearer xoxb-test-token").header("Content-Type", "application/json; charset=utf-8")
+                    .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString()).body(), JsonNode.class);
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e);
         }

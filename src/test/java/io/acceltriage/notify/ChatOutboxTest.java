@@ -248,6 +248,130 @@ class ChatOutboxTest {
         assertEquals(1, channel.attempts.size());
     }
 
+    @ParameterizedTest
+    @MethodSource("databases")
+    void theLeaderSweepsMessagesDoneLongerAgoThanTheRetentionKeepsTheRestAndAuditsHowMany(Database database) throws Exception {
+        ChatOutbox outbox = new ChatOutbox(database);
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        for (String payload : List.of("old sent", "old given up", "recent")) {
+            assertTrue(queue(database, outbox, "inc-" + run + "-" + payload.replace(' ', '-'), payload));
+        }
+        Recorder channel = new Recorder(m -> m.payload().equals("old given up") ? Delivery.failed("channel_not_found")
+                : Delivery.ok("posted"));
+        try (OutboxSender s = sender(outbox, database, channel, "replica", Duration.ofMinutes(1)).start()) {
+            await(() -> channel.attempts.size() == 3, "all three done");
+            await(() -> count(database, "select count(*) from chat_outbox where thread_key like 'inc-" + run + "-%'"
+                    + " and status <> 'PENDING'") == 3, "all three recorded");
+        }
+        assertTrue(queue(database, outbox, "inc-" + run + "-waiting", "waiting"), "one still pending (no sender runs)");
+        Instant now = Instant.now();
+        database.inTransaction(c -> {
+            try (var ps = c.prepareStatement("update chat_outbox set done_at = ? where payload in ('old sent', 'old given up')"
+                    + " and thread_key like ?")) {
+                ps.setTimestamp(1, java.sql.Timestamp.from(now.minus(Duration.ofDays(2))));
+                ps.setString(2, "inc-" + run + "-%");
+                ps.executeUpdate();
+            }
+            return null;
+        });
+        AtomicInteger leads = new AtomicInteger();
+        OutboxRetention retention = new OutboxRetention(outbox, TestAudit.on(database), () -> leads.get() > 0, Duration.ofDays(1), true);
+        assertEquals(0, retention.sweep(now), "a replica that does not lead sweeps nothing");
+        long old = count(database, "select count(*) from chat_outbox where status <> 'PENDING' and done_at < '"
+                + java.sql.Timestamp.from(now.minus(Duration.ofDays(1))) + "'");
+        leads.set(1);
+        long swept = retention.sweep(now);
+        assertEquals(old, swept);
+        assertTrue(swept >= 2, swept + " swept");
+        assertEquals(0, count(database, "select count(*) from chat_outbox where thread_key like 'inc-" + run + "-old%'"));
+        assertEquals(2, count(database, "select count(*) from chat_outbox where thread_key in ('inc-" + run + "-recent', 'inc-"
+                + run + "-waiting')"), "the recent message and the pending one stay");
+        String cut = now.minus(Duration.ofDays(1)).toString();
+        List<JsonNode> records = TestAudit.reader(database).find(new AuditQuery(null, AuditKind.CHAT_OUTBOX_SWEPT, null, null, null,
+                null, null, 10_000)).stream().map(r -> r.payload()).filter(p -> p.path("doneBefore").asText().equals(cut)).toList();
+        assertEquals(1, records.size(), "one audited record per sweep: " + records);
+        assertEquals(swept, records.get(0).path("deleted").asLong(), records.toString());
+        assertEquals(0, retention.sweep(now), "nothing left to sweep");
+    }
+
+    @Test
+    void withoutAChannelThatTellsIncidentsAnIdleSenderWaitsToBeWokenYetSendsARetryOnTime() throws Exception {
+        Database database = TestDatabases.h2();
+        ChatOutbox outbox = new ChatOutbox(database);
+        AtomicInteger calls = new AtomicInteger();
+        // The first attempt is refused for now: its retry is due 300 ms later, long before the idle tick.
+        Recorder replies = new Recorder(m -> calls.incrementAndGet() == 1 ? Delivery.retry(null, "HTTP 502") : Delivery.ok("posted"));
+        try (OutboxSender s = new OutboxSender(outbox, List.of(replies), TestAudit.on(database), "replica", Duration.ofMillis(300),
+                Duration.ofMinutes(1), Duration.ofMillis(20), Duration.ofSeconds(20), OutboxSender.LEASE).start()) {
+            Thread.sleep(300);
+            assertTrue(queue(database, outbox, null, "queued elsewhere, no wake"));
+            Thread.sleep(1500);
+            assertEquals(0, replies.attempts.size(), "an idle sender of a channel without notices polled");
+            long woken = System.nanoTime();
+            s.wake();
+            await(() -> replies.attempts.size() == 2, "sent after its retry");
+            long took = (System.nanoTime() - woken) / 1_000_000;
+            assertTrue(took < 5_000, "the retry waited for the idle tick: " + took + " ms");
+        }
+        // A channel that tells incidents: a notice another replica queued is noticed without a wake.
+        Recorder notices = new Recorder(m -> Delivery.ok("posted"));
+        Outbound noticeHandler = new Outbound() {
+            @Override
+            public String channel() {
+                return "slack";
+            }
+
+            @Override
+            public String kind() {
+                return Outgoing.NOTICE;
+            }
+
+            @Override
+            public Delivery attempt(Outgoing m) {
+                return notices.attempt(m);
+            }
+        };
+        try (OutboxSender s = new OutboxSender(outbox, List.of(noticeHandler), TestAudit.on(database), "replica", Duration.ofMillis(20),
+                Duration.ofMinutes(1), Duration.ofMillis(20), Duration.ofSeconds(20), OutboxSender.LEASE).start()) {
+            Thread.sleep(300);
+            database.transaction(tx -> outbox.enqueue(tx, new Outgoing.Draft("slack", Outgoing.NOTICE, "inc-polled", "escalated", "a notice")));
+            long queued = System.nanoTime();
+            await(() -> notices.attempts.size() == 1, "the notice sent");
+            assertTrue((System.nanoTime() - queued) / 1_000_000 < 2_000, "a notice waited for the idle tick");
+        }
+    }
+
+    @Test
+    void aClaimLastsAsLongAsTheSenderIsConfiguredFor() throws Exception {
+        Database database = TestDatabases.h2();
+        ChatOutbox outbox = new ChatOutbox(database);
+        for (Duration lease : List.of(Duration.ofSeconds(5), Duration.ofSeconds(45))) {
+            String id = "inc-" + UUID.randomUUID();
+            List<Long> heldFor = new CopyOnWriteArrayList<>();
+            Recorder channel = new Recorder(m -> {
+                heldFor.add(count(database, "select datediff('MILLISECOND', current_timestamp, claimed_until) from chat_outbox"
+                        + " where incident_id = '" + id + "'"));
+                return Delivery.ok("posted");
+            });
+            queue(database, outbox, id, "claimed");
+            try (OutboxSender s = new OutboxSender(outbox, List.of(channel), TestAudit.on(database), "replica", Duration.ofMillis(20),
+                    Duration.ofMinutes(1), Duration.ofMillis(20), Duration.ofSeconds(20), lease).start()) {
+                await(() -> heldFor.size() == 1, "sent");
+            }
+            long held = heldFor.get(0);
+            assertTrue(held > lease.toMillis() - 2_000 && held <= lease.toMillis(), "claimed for " + held + " ms, not " + lease);
+        }
+    }
+
+    private static long count(Database database, String sql) {
+        return database.read(c -> {
+            try (var rs = c.createStatement().executeQuery(sql)) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
     private static List<JsonNode> notifications(AuditReader audit, String incidentId) {
         return audit.find(AuditQuery.forIncident(incidentId)).stream().filter(r -> r.kind() == AuditKind.NOTIFICATION)
                 .map(r -> r.payload()).toList();

@@ -47,7 +47,17 @@ public class SlackPoster implements Outbound {
     public Delivery attempt(Outgoing m) {
         Reply r = Json.read(m.payload(), Reply.class);
         ObjectNode message = Json.read(r.message(), ObjectNode.class);
-        return (r.responseUrl() == null ? api.postMessage(message) : api.respond(r.responseUrl(), message)).result();
+        if (r.responseUrl() != null) {
+            // A response_url keeps nothing that could be looked up: a retaken answer may appear twice.
+            return api.respond(r.responseUrl(), message).result();
+        }
+        if (m.retaken()) {
+            SlackApi.Answer found = api.findMarked(message.path("channel").asText(), message.path("thread_ts").asText(null),
+                    m.id(), m.queuedAt());
+            if (!found.result().delivered() && found.result().retryable()) return found.result();
+            if (found.ts() != null) return Delivery.ok("already posted by " + m.retakenFrom() + ": " + found.result().detail());
+        }
+        return api.postMessage(SlackApi.mark(message, m.id())).result();
     }
 
     /** Answers in a conversation: in the thread of {@code threadTs} when given. */
