@@ -1,6 +1,8 @@
 package io.acceltriage.web;
 
 import io.acceltriage.action.StoredHistory;
+import io.acceltriage.drill.DrillResult;
+import io.acceltriage.drill.DrillRunner;
 import io.acceltriage.http.InvalidPayload;
 import io.acceltriage.http.Rfc3339;
 import io.acceltriage.policy.ActionHistory;
@@ -33,8 +35,8 @@ import java.util.stream.Collectors;
 
 /**
  * /reliability: the reliability report as charts drawn on the server — how long each family took to
- * decide, mitigate and resolve over the window, GPU-hours lost per pool, incidents per family, and
- * the GPUs and nodes the policy's repeat-offender rule is counting — with the numbers in a table
+ * detect, decide, mitigate and resolve over the window, GPU-hours lost per pool, incidents per family, and
+ * the GPUs and nodes the policy's repeat-offender rule is counting, the drills' recent runs — with the numbers in a table
  * under them for whoever would rather read.
  */
 @Path("/reliability")
@@ -45,7 +47,7 @@ class ReliabilityPage {
     record Chart(String id, String heading, String svg, String note) {}
 
     record View(String since, String pool, int incidents, boolean truncated, List<Chart> charts, List<Reliability.FamilyReport> families,
-            List<Chart> objectives, String error) {}
+            List<Chart> objectives, Chart drills, String error) {}
 
     @CheckedTemplate(requireTypeSafeExpressions = false)
     static class Templates {
@@ -59,9 +61,12 @@ class ReliabilityPage {
     private final PolicySource policy;
 
     private final io.acceltriage.history.FaultHistory faults;
+    private final DrillRunner drills;
 
-    ReliabilityPage(Reliability reliability, Database database, PolicySource policy, io.acceltriage.history.FaultHistory faults) {
+    ReliabilityPage(Reliability reliability, Database database, PolicySource policy, io.acceltriage.history.FaultHistory faults,
+            DrillRunner drills) {
         this.reliability = reliability;
+        this.drills = drills;
         // The same records the policy engine's repeat-offender rules read (the actions table for remediations,
         // the fault history for fatal XIDs), not a second count.
         this.history = new StoredHistory(database);
@@ -78,11 +83,14 @@ class ReliabilityPage {
             p = ReliabilityResource.pool(pool);
         } catch (InvalidPayload e) {
             return Response.status(400).entity(Templates.reliability(new View(since, pool, 0, false, List.of(), List.of(), List.of(),
-                    e.getMessage()))).build();
+                    null, e.getMessage()))).build();
         }
         Instant start = from == null ? Instant.now().minus(ReliabilityResource.DEFAULT_WINDOW) : from;
         Reliability.Report r = reliability.since(start, p);
         List<Chart> charts = new ArrayList<>();
+        charts.add(stage("detect", "Time to detect", r.timings(), IncidentTiming::toDetect,
+                "from the fault's start (the earliest alert's startsAt) to the first alert received; incidents whose alerts carry no"
+                        + " startsAt are left out"));
         charts.add(stage("decide", "Time to decide", r.timings(), IncidentTiming::toDecide,
                 "from the first alert received to the first policy verdict (or the diagnosis when nothing was proposed)"));
         charts.add(stage("mitigate", "Time to mitigate", r.timings(), IncidentTiming::toMitigate,
@@ -98,7 +106,7 @@ class ReliabilityPage {
                 + (r.truncated() ? " (the report stops at the newest " + r.incidents() + ")" : "")));
         charts.addAll(repeatOffenders(policy.current(), Instant.now()));
         return Response.ok(Templates.reliability(new View(from == null ? "" : since, p == null ? "" : p, r.incidents(), r.truncated(), charts,
-                r.byFamily(), objectives(r), null))).build();
+                r.byFamily(), objectives(r), drills(drills.results(MAX_DRILL_RESULTS), start), null))).build();
     }
 
     /** One line per family: each incident of it at the time it was received, and how long that stage took. */
@@ -121,6 +129,36 @@ class ReliabilityPage {
         Map<String, Double> sums = timings.stream().collect(Collectors.groupingBy(key, TreeMap::new, Collectors.summingDouble(value::apply)));
         return sums.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                 .map(e -> new Charts.Bar(e.getKey(), Math.round(e.getValue() * 1000) / 1000.0)).toList();
+    }
+
+    /** How many recorded drill results the page reads (the runner reads the last 30 days of them, newest first). */
+    static final int MAX_DRILL_RESULTS = 500;
+
+    /** How many runs a drill's strip shows: its newest. */
+    static final int RUNS_PER_DRILL = 12;
+
+    /**
+     * The drills' recent runs in the window, a strip per drill and mode (a sandbox run and a shadow run prove different
+     * things), oldest to newest, each run passed or failed with its time, incident and problem on hover; null when none ran.
+     * Drills are not per pool, so the pool filter leaves them alone.
+     */
+    static Chart drills(List<DrillResult> newestFirst, Instant since) {
+        Map<String, List<Charts.Mark>> byDrill = new TreeMap<>();
+        List<DrillResult> inWindow = newestFirst.stream().filter(d -> d.finishedAt() != null && !d.finishedAt().isBefore(since)).toList();
+        for (DrillResult d : inWindow.stream().sorted(Comparator.comparing(DrillResult::finishedAt)).toList()) {
+            String outcome = d.passed() ? "passed" : "failed";
+            byDrill.computeIfAbsent(d.drill() + " · " + d.mode(), k -> new ArrayList<>()).add(new Charts.Mark(d.passed(), d.drill() + " · "
+                    + d.mode() + " · " + TICK.format(d.finishedAt()) + ": " + outcome + (d.incidentId() == null ? "" : " (incident "
+                    + d.incidentId() + ")") + (d.problem() == null || d.problem().isBlank() ? "" : " — " + d.problem())));
+        }
+        if (byDrill.isEmpty()) return null;
+        List<Charts.Strip> strips = new ArrayList<>();
+        byDrill.forEach((drill, marks) -> strips.add(new Charts.Strip(drill, marks.subList(Math.max(0, marks.size() - RUNS_PER_DRILL),
+                marks.size()))));
+        return new Chart("drills", "Drill results", Charts.strips("Drill runs per drill and mode, oldest to newest", strips, "passed",
+                "failed"), inWindow.size() + " run" + (inWindow.size() == 1 ? "" : "s") + " in this window (at most the last 30 days), the newest "
+                + RUNS_PER_DRILL + " per drill; passed when every expected stage happened within its objective. A shadow drill delivers"
+                + " the alert only and runs the incident dry");
     }
 
     /**
@@ -154,7 +192,7 @@ class ReliabilityPage {
     /**
      * Recovery objectives as the report measured them: per objective, how many incidents met it and how many breached
      * it (pending and skipped checks are left out: they say nothing yet), and each pool's GPU-hours lost against its
-     * weekly budget. Drill results join here once drills record them.
+     * weekly budget. The drills' results are {@link #drills}.
      */
     static List<Chart> objectives(Reliability.Report r) {
         Map<String, long[]> byObjective = new TreeMap<>();

@@ -44,6 +44,10 @@ class ReliabilityBrowserTest {
                 .post("/api/v1/sandbox/faults").then().statusCode(202);
         String incident = ReviewPageBrowserTest.awaitTriaged("gpu-h100-06");
         TestAuth.signOut();
+        // A drill's run for the drills chart (device-plugin: gpu-a100-10, which no other test of this class faults).
+        FreshFleet.forget(database, "gpu-a100-10");
+        given().config(ReliabilityPageTest.PATIENT).spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json")
+                .body("{\"name\":\"device-plugin\"}").post("/api/v1/drills").then().statusCode(200);
 
         String base = root.toString().replaceAll("/$", "");
         Path work = Path.of("target", "chromium", UUID.randomUUID().toString());
@@ -56,14 +60,17 @@ class ReliabilityBrowserTest {
             browser.click("button[type=submit]");
             browser.urlOnce(u -> u.endsWith("/reliability"));
             // The browser parsed each chart as SVG: its title is an element the DOM knows.
-            for (String id : new String[] {"decide", "mitigate", "resolve", "gpu-hours", "per-family", "repeat-gpus"}) {
+            for (String id : new String[] {"detect", "decide", "mitigate", "resolve", "gpu-hours", "per-family", "repeat-gpus"}) {
                 String title = browser.text("#chart-" + id + " h3");
                 assertTrue(!title.isBlank(), id);
                 browser.find("#chart-" + id + " svg[role=img] > title");
             }
             browser.find("#chart-decide svg circle");
             browser.find("#chart-per-family svg rect.bar");
+            browser.find("#chart-detect svg circle");
+            browser.find("#chart-drills svg rect.mark > title");
             browser.viewport(shots.resolve("reliability.png"));
+            browser.screenshotOf("#chart-drills", shots.resolve("reliability-drills.png"));
 
             browser.open(base + "/incidents/" + incident + "#incident-charts");
             browser.find("#incident-charts svg.sparkline polyline");
@@ -72,5 +79,6 @@ class ReliabilityBrowserTest {
         }
         assertTrue(Files.size(shots.resolve("reliability.png")) > 10_000, "a real screenshot");
         assertTrue(Files.size(shots.resolve("incident-sparklines.png")) > 2_000, "a real screenshot");
+        assertTrue(Files.size(shots.resolve("reliability-drills.png")) > 2_000, "a real screenshot");
     }
 }

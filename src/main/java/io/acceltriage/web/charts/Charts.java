@@ -7,7 +7,7 @@ import java.util.function.DoubleFunction;
 
 /**
  * Small charts as SVG strings, drawn on the server so a page needs no script, no CDN and works
- * offline: a line chart (series over a numeric or time axis), a horizontal bar chart and a sparkline.
+ * offline: a line chart (series over a numeric or time axis), a horizontal bar chart, a strip of outcomes per row and a sparkline.
  * Every chart is an {@code <svg role="img">} whose {@code <title>} says what it shows, and every point
  * or bar has its own {@code <title>} with its value (a tooltip, and what a screen reader reads). All
  * text is escaped: labels are node, pool and family names, which the cluster's users choose.
@@ -22,6 +22,15 @@ public final class Charts {
     public record Series(String name, List<Point> points) {}
 
     public record Bar(String label, double value) {}
+
+    /** One outcome in a strip: good or not (its colour) and what its tooltip says (when, what). */
+    public record Mark(boolean good, String title) {}
+
+    /** One row of outcomes, oldest first. */
+    public record Strip(String label, List<Mark> marks) {}
+
+    static final String GOOD = "#56d364";
+    static final String BAD = "#ff7b72";
 
     /** Colours that read on the pages' dark background, in series order. */
     static final List<String> PALETTE = List.of("#58a6ff", "#f0b34a", "#ff7b72", "#56d364", "#d2a8ff", "#79c0ff", "#ffa657");
@@ -97,6 +106,46 @@ public final class Charts {
                     .append(PALETTE.get(i % PALETTE.size())).append("\"><title>").append(escape(b.label())).append(": ")
                     .append(escape(value(b.value(), unit))).append("</title></rect>");
             svg.append(text(x.at(b.value()) + 6, top + 12, "start", value(b.value(), unit)));
+        }
+        return svg.append("</svg>").toString();
+    }
+
+    /**
+     * One row per label, a square per outcome left to right (oldest first), green when good and red when not,
+     * with a good/all count at the row's end and a legend naming the two; every square's {@code <title>} is its mark's title.
+     */
+    public static String strips(String title, List<Strip> strips, String goodName, String badName) {
+        int rowHeight = 24;
+        int labelWidth = 220;
+        int cell = 16;
+        List<Strip> drawn = strips.stream().filter(s -> !s.marks().isEmpty()).toList();
+        int height = TOP + Math.max(1, drawn.size()) * rowHeight + 28;
+        StringBuilder svg = open(title, WIDTH, height);
+        if (drawn.isEmpty()) return empty(svg, WIDTH, height);
+        int fits = (WIDTH - RIGHT - 60 - labelWidth) / (cell + 4);
+        for (int i = 0; i < drawn.size(); i++) {
+            Strip s = drawn.get(i);
+            List<Mark> marks = s.marks().subList(Math.max(0, s.marks().size() - fits), s.marks().size());
+            double top = TOP + i * rowHeight + 4;
+            svg.append("<g class=\"strip\" data-strip=\"").append(escape(s.label())).append("\">");
+            svg.append(text(labelWidth - 8, top + 12, "end", clip(s.label(), 32)));
+            for (int j = 0; j < marks.size(); j++) {
+                Mark m = marks.get(j);
+                svg.append("<rect class=\"mark ").append(m.good() ? "good" : "bad").append("\" x=\"").append(num(labelWidth + j * (cell + 4)))
+                        .append("\" y=\"").append(num(top)).append("\" width=\"").append(cell).append("\" height=\"").append(cell)
+                        .append("\" fill=\"").append(m.good() ? GOOD : BAD).append("\"><title>").append(escape(m.title()))
+                        .append("</title></rect>");
+            }
+            long good = marks.stream().filter(Mark::good).count();
+            svg.append(text(labelWidth + marks.size() * (cell + 4) + 4, top + 12, "start", good + "/" + marks.size()));
+            svg.append("</g>");
+        }
+        double at = LEFT;
+        for (String[] key : new String[][] {{GOOD, goodName}, {BAD, badName}}) {
+            svg.append("<rect x=\"").append(num(at)).append("\" y=\"").append(height - 14).append("\" width=\"10\" height=\"10\" fill=\"")
+                    .append(key[0]).append("\"/>");
+            svg.append(text(at + 14, height - 5, "start", key[1]));
+            at += 24 + key[1].length() * 7;
         }
         return svg.append("</svg>").toString();
     }

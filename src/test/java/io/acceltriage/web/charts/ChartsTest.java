@@ -100,6 +100,23 @@ class ChartsTest {
     }
 
     @Test
+    void aStripColoursEachOutcomeOldestFirstKeepsTheNewestThatFitAndEscapesItsNames() throws Exception {
+        List<Charts.Mark> many = new ArrayList<>();
+        for (int i = 0; i < 40; i++) many.add(new Charts.Mark(i % 3 != 0, "run " + i));
+        String svg = Charts.strips("runs", List.of(new Charts.Strip("<drill>", List.of(new Charts.Mark(true, "a & b"),
+                new Charts.Mark(false, "c"))), new Charts.Strip("many", many), new Charts.Strip("none", List.of())), "passed", "failed");
+        parses(svg);
+        assertTrue(svg.contains("data-strip=\"&lt;drill&gt;\"") && !svg.contains("<drill>"), svg);
+        assertTrue(svg.contains("<rect class=\"mark good\" x=\"220.0\"") && svg.contains("fill=\"" + Charts.GOOD + "\"><title>a &amp; b</title>"), svg);
+        assertTrue(svg.contains("fill=\"" + Charts.BAD + "\"><title>c</title>"), svg);
+        assertTrue(svg.contains(">1/2</text>"), "good of all at the row's end: " + svg);
+        assertTrue(svg.contains("<title>run 39</title>") && !svg.contains("<title>run 0</title>"), "the newest that fit, not the oldest");
+        assertFalse(svg.contains("data-strip=\"none\""), "a row with no outcome is left out");
+        assertTrue(svg.contains(">passed</text>") && svg.contains(">failed</text>"), "the legend names both");
+        assertTrue(Charts.strips("runs", List.of(), "passed", "failed").contains("no data in this window"));
+    }
+
+    @Test
     void aSparklineSpansItsBoxAndMarksTheFault() throws Exception {
         String svg = Charts.sparkline("GPU 0 temperature", List.of(60.0, 60.0, 90.0), 1);
         parses(svg);
