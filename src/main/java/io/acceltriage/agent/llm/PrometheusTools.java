@@ -30,8 +30,15 @@ final class PrometheusTools {
 
     private PrometheusTools() {}
 
-    /** One dispatcher over {@code offered} (toolset and tool, in order); null when none is offered. */
-    static AgentTool of(List<Map.Entry<Toolset, Toolset.Tool>> offered, PrometheusSource prometheus) {
+    /**
+     * One dispatcher over {@code fitting} (toolset and tool, in order); null when none is offered. A query that
+     * compares a window before the fault with one after is reliability's measure of the aftermath
+     * ({@code impact}, read by its watch), not evidence of the moment: never offered, so no {@code window}
+     * parameter reaches the model and no request pays for it.
+     */
+    static AgentTool of(List<Map.Entry<Toolset, Toolset.Tool>> fitting, PrometheusSource prometheus) {
+        List<Map.Entry<Toolset, Toolset.Tool>> offered = fitting.stream()
+                .filter(e -> e.getValue().impact() == null || e.getValue().impact().atFaultOnly()).toList();
         if (offered.isEmpty()) return null;
         Map<String, Map.Entry<Toolset, Toolset.Tool>> byName = new LinkedHashMap<>();
         Map<String, Toolset.Parameter> parameters = new LinkedHashMap<>();
