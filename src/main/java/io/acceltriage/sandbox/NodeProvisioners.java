@@ -149,10 +149,14 @@ final class NodeProvisioners implements AutoCloseable {
 
     /** The termination controller: a Karpenter node whose NodeClaim is gone is drained, deleted and replaced. */
     private void terminateUnclaimed() {
+        // Nodes first, then claims: replace() creates a new node's NodeClaim before the node, so every node listed
+        // here has its claim in the later list. The other order could list the claims just before a replacement's
+        // claim and the nodes just after its node, and take a node that was just made for unclaimed.
+        List<Node> nodes = client.nodes().list().getItems();
         List<String> claimed = client.genericKubernetesResources(NODECLAIMS).list().getItems().stream()
                 .map(c -> c.getAdditionalProperties().get("status") instanceof Map<?, ?> s ? String.valueOf(s.get("nodeName")) : "")
                 .toList();
-        for (Node n : client.nodes().list().getItems()) {
+        for (Node n : nodes) {
             if (n.getMetadata().getLabels() != null && n.getMetadata().getLabels().containsKey(NODEPOOL)
                     && !claimed.contains(n.getMetadata().getName())) {
                 replace(n.getMetadata().getName());
