@@ -50,6 +50,11 @@ final class ModelScope {
         if (d.confidence() < unsureBelow) {
             return Optional.of(String.format("the rules are unsure (%s, confidence %.2f)", d.family().wireName(), d.confidence()));
         }
+        // 1 means every incident (as documented), also one the rules are wholly sure of: confidence 1.0 is not below it.
+        if (unsureBelow >= 1) {
+            return Optional.of(String.format("every incident is investigated (investigate-below 1; %s, confidence %.2f)",
+                    d.family().wireName(), d.confidence()));
+        }
         return Optional.empty();
     }
 

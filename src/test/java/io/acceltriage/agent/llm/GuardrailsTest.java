@@ -155,6 +155,10 @@ class GuardrailsTest {
         assertTrue(ModelScope.investigateBecause(assessment(healthy, unsure)).orElseThrow().contains("0.46"));
         assertTrue(ModelScope.investigateBecause(assessment(healthy, nothing)).isEmpty(), "nothing found, nothing broken");
         assertTrue(ModelScope.investigateBecause(assessment(broken, nothing)).orElseThrow().contains("CrashLoopBackOff [E3]"));
+        // investigate-below 1 is every incident, even one the rules are wholly sure of (1.0 is not below 1).
+        Diagnosis certain = new Diagnosis(Family.DEVICE, "XID 79", 1.0, List.of("E1"), List.of(), false, List.of());
+        assertTrue(ModelScope.investigateBecause(assessment(healthy, certain), 0.99).isEmpty(), "below 0.99 only");
+        assertTrue(ModelScope.investigateBecause(assessment(healthy, certain), 1).orElseThrow().contains("every incident"));
     }
 
     @Test
