@@ -148,16 +148,6 @@ final class ActionStore {
         });
     }
 
-    /** Every action recorded at or after {@code since}, whatever its status: what was wanted, not only what ran. */
-    List<ActionRecord> recordedSince(Instant since) {
-        return database.read(c -> {
-            try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where created_at >= ? order by created_at")) {
-                ps.setTimestamp(1, Timestamp.from(since));
-                return map(ps);
-            }
-        });
-    }
-
     List<ActionRecord> ofIncident(String incidentId) {
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where incident_id = ? order by created_at")) {

@@ -18,9 +18,4 @@ public final class StoredHistory implements ActionHistory {
     public List<Past> since(Instant since) {
         return store.countedSince(since).stream().map(r -> new Past(r.kind(), r.target(), r.createdAt())).toList();
     }
-
-    @Override
-    public List<Past> proposedSince(Instant since) {
-        return store.recordedSince(since).stream().map(r -> new Past(r.kind(), r.target(), r.createdAt())).toList();
-    }
 }
