@@ -16,6 +16,14 @@ class LogNotifier implements Notifier {
 
     @Override
     public void send(Notice n) {
-        LOG.infof("[%s] %s %s: %s", n.event(), n.incidentId(), n.subject(), n.summary().replace('\n', ' '));
+        LOG.info(line(n));
+    }
+
+    /**
+     * One log line per notice (a newline in it could forge a line of its own), but the summary's lines stay
+     * apart: "Needs a person …" and "Work lost …" must not run together.
+     */
+    static String line(Notice n) {
+        return "[%s] %s %s: %s".formatted(n.event(), n.incidentId(), n.subject(), n.summary().strip().replaceAll("\\s*\\R+\\s*", " / "));
     }
 }
