@@ -32,7 +32,9 @@ final class ScopeGuard {
         if (candidates.stream().anyMatch(p -> p.kind() == kind && p.target().equals(target))) return Optional.empty();
         if (kind.targetsNode()) {
             if (!target.equals(bundle.node()) && candidates.stream().noneMatch(p -> p.kind().targetsNode() && p.target().equals(target))) {
-                return Optional.of(target + " is not this incident's node (" + bundle.node() + "); the agent acts on the incident's own node only");
+                return Optional.of(bundle.node() == null
+                        ? "a fleet incident fences no node by the model's word (" + target + "); the agent acts on the incident's own node only"
+                        : target + " is not this incident's node (" + bundle.node() + "); the agent acts on the incident's own node only");
             }
             // Fencing shared hardware needs a platform source: the rules fence a node only on one, and a
             // model reading tenant text (logs, a workload's events) may not fence where they did not.

@@ -96,6 +96,15 @@ class GuardrailsTest {
     }
 
     @Test
+    void onAFleetIncidentTheScopeGuardSaysAFleetFencesNoNodeByTheModelsWord() {
+        EvidenceBundle fleet = new EvidenceBundle(Subject.node("gpu-1"), Instant.now(), null, null, false,
+                List.of(), List.of(), List.of(), List.of(), List.of());
+        String why = new ScopeGuard(fleet, List.of()).refusal(ActionKind.CORDON_NODE, "gpu-7").orElseThrow();
+        assertTrue(why.startsWith("a fleet incident fences no node"), why);
+        assertFalse(why.contains("null"), why);
+    }
+
+    @Test
     void aTextMustCiteEvidenceAndOnlyEvidenceThatExists() {
         assertTrue(CitationCheck.problem("XID 79 [E1], lost [E2].", List.of("E1"), bundle()).isEmpty());
         assertTrue(CitationCheck.problem("All good.", List.of(), bundle()).orElseThrow().contains("no evidence"));
