@@ -65,10 +65,12 @@ public class DrillRunner {
     private final AuditLog audit;
     private final AuditReader auditReader;
     private final Escalations escalations;
+    private final ShadowOverlay overlay;
 
     DrillRunner(@ConfigProperty(name = "acceltriage.cluster.mode", defaultValue = "sandbox") String mode, DrillCatalog catalog,
             Instance<SandboxFaults> sandbox, IncidentStore incidents, AlertInbox alerts, Reliability reliability, AuditLog audit,
-            AuditReader auditReader, Escalations escalations) {
+            AuditReader auditReader, Escalations escalations, ShadowOverlay overlay) {
+        this.overlay = overlay;
         this.mode = mode.trim();
         this.catalog = catalog;
         this.sandbox = sandbox;
@@ -157,6 +159,9 @@ public class DrillRunner {
         Instant started = Instant.now();
         Map<String, String> labels = new TreeMap<>(drill.alert().labels());
         labels.put(ForcedDryRun.DRILL_LABEL, drill.name());
+        // The run's token: only this delivery lays the drill's fault over its incident's evidence (ShadowOverlay).
+        String run = overlay.open(drill.name(), drill.faults());
+        labels.put(ShadowOverlay.RUN_LABEL, run);
         String fingerprint = Fingerprints.of(labels);
         String groupKey = "drill:" + drill.name();
         Alert firing = new Alert(fingerprint, groupKey, AlertStatus.FIRING, labels, drill.alert().annotations(), started, null, null);
@@ -167,6 +172,7 @@ public class DrillRunner {
             alerts.accept(List.of(firing));
             result = follow(drill, by, started, node, fingerprint, expect, DrillResult.SHADOW);
         } finally {
+            overlay.close(run);
             alerts.accept(List.of(new Alert(fingerprint, groupKey, AlertStatus.RESOLVED, labels, drill.alert().annotations(), started,
                     Instant.now(), null)));
         }
@@ -240,8 +246,9 @@ public class DrillRunner {
                 .map(st -> "; the incident is " + st.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
                         + ": a stage waits for a person, which a drill does not stand in for").orElse("");
         if (DrillResult.SHADOW.equals(mode) && "none".equals(report.timing().family())) {
-            waiting += "; the responder found no fault on the node: a shadow drill's fault is an alert only and the cluster's own"
-                    + " readings do not show it, so nothing would have been mitigated (detect and decide are still timed)";
+            waiting += "; the responder found no fault on the node, even with the drill's fault laid over its evidence (a fault kind"
+                    + " without a synthetic reading: xid, dbe-ecc and device-plugin-crash have one), so nothing would have been mitigated"
+                    + " (detect and decide are still timed)";
         }
         return new DrillResult(drill.name(), by, started, Instant.now(), incidentId, report.timing().family(), passed, stages,
                 passed ? null : problem(stages) + waiting, mode);

@@ -17,7 +17,7 @@ class DrillRunnerTest {
     @Test
     void againstARealClusterASandboxDrillIsRefusedSayingHowToRunItInShadowAndNothingIsTouched() {
         // No sandbox, store or audit: a refusal must come before any of them is used.
-        DrillRunner runner = new DrillRunner("kubeconfig", new DrillCatalog(), null, null, null, null, null, null, null);
+        DrillRunner runner = new DrillRunner("kubeconfig", new DrillCatalog(), null, null, null, null, null, null, null, new ShadowOverlay());
         String why = assertThrows(DrillRunner.Refused.class, () -> runner.run("serving-gpu", "someone", DrillResult.SANDBOX)).getMessage();
         assertTrue(why.contains("only a shadow drill runs") && why.contains("drill serving-gpu --shadow")
                 && why.contains("\"mode\": \"shadow\""), why);
