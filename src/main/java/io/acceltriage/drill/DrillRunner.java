@@ -66,11 +66,14 @@ public class DrillRunner {
     private final AuditReader auditReader;
     private final Escalations escalations;
     private final ShadowOverlay overlay;
+    /** The cluster the drill runs against (the sandbox's API server, or the real one): a node override must name one of its nodes. */
+    private final io.acceltriage.cluster.ClusterReads cluster;
 
     DrillRunner(@ConfigProperty(name = "acceltriage.cluster.mode", defaultValue = "sandbox") String mode, DrillCatalog catalog,
             Instance<SandboxFaults> sandbox, IncidentStore incidents, AlertInbox alerts, Reliability reliability, AuditLog audit,
-            AuditReader auditReader, Escalations escalations, ShadowOverlay overlay) {
+            AuditReader auditReader, Escalations escalations, ShadowOverlay overlay, io.acceltriage.cluster.ClusterReads cluster) {
         this.overlay = overlay;
+        this.cluster = cluster;
         this.mode = mode.trim();
         this.catalog = catalog;
         this.sandbox = sandbox;
@@ -96,9 +99,27 @@ public class DrillRunner {
      * result; {@code by} is who asked (a person, or the schedule). Throws IllegalArgumentException for an unknown
      * drill or mode and {@link Refused} when it cannot run here.
      */
-    public synchronized DrillResult run(String name, String by, String mode) {
-        DrillCatalog.Drill drill = catalog.find(name).orElseThrow(() -> new IllegalArgumentException(
+    public DrillResult run(String name, String by, String mode) {
+        return run(name, by, mode, null);
+    }
+
+    /**
+     * As {@link #run(String, String, String)}, on {@code node} instead of the drill file's node (null: the file's):
+     * the drills' files name the sandbox's nodes, a real cluster has its own. A node that is not a node of the
+     * cluster is an IllegalArgumentException, before anything is delivered.
+     */
+    public synchronized DrillResult run(String name, String by, String mode, String node) {
+        DrillCatalog.Drill named = catalog.find(name).orElseThrow(() -> new IllegalArgumentException(
                 "no drill named '" + abbreviate(name) + "'; the drills are " + catalog.names()));
+        if (node != null) {
+            if (!io.acceltriage.config.KubernetesNames.isName(node)) {
+                throw new IllegalArgumentException("node '" + abbreviate(node) + "' is not a Kubernetes node name");
+            }
+            if (cluster.node(node) == null) {
+                throw new IllegalArgumentException("the cluster has no node '" + node + "'; name one of its nodes (kubectl get nodes)");
+            }
+        }
+        DrillCatalog.Drill drill = node == null ? named : DrillCatalog.on(named, node);
         if (DrillResult.SHADOW.equals(mode)) return shadow(drill, by);
         if (!DrillResult.SANDBOX.equals(mode)) {
             throw new IllegalArgumentException("mode '" + abbreviate(mode) + "' is unknown; a drill runs in mode sandbox or shadow");

@@ -140,6 +140,18 @@ class DrillsApiTest {
         }
         given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("{\"name\":\"serving-gpu\",\"mode\":\"chaos\"}")
                 .post("/api/v1/drills").then().statusCode(400).body("error", containsString("sandbox (inject the fault"));
+
+        // On another node of the cluster ("node": a real cluster's names are not the drill file's).
+        FreshFleet.forget(database, "gpu-h100-11");
+        JsonPath moved = given().config(PATIENT).spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json")
+                .body("{\"name\":\"xid79-training-node\",\"mode\":\"shadow\",\"node\":\"gpu-h100-11\"}").post("/api/v1/drills").then()
+                .statusCode(200).extract().jsonPath();
+        assertTrue(moved.getBoolean("passed"), moved.prettify());
+        JsonPath there = given().get("/api/v1/incidents/" + moved.getString("incidentId")).then().statusCode(200).extract().jsonPath();
+        assertEquals("gpu-h100-11", there.getString("node"), there.prettify());
+        assertEquals(List.of("drill xid79-training-node (synthetic, not read from the cluster): XID 79 on gpu-h100-11 GPU 3"),
+                there.getList("assessment.evidence.items.findAll { it.source == 'DRILL' }.summary"));
+        given().get("/api/v1/sandbox/nodes").then().body("find { it.name == 'gpu-h100-11' }.cordoned", equalTo(false));
     }
 
     @org.junit.jupiter.api.AfterEach
@@ -166,8 +178,17 @@ class DrillsApiTest {
     void badRequestsAreRefusedWithAReasonAndViewersMayOnlyRead() {
         given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("{\"name\":\"xid80-nowhere\"}")
                 .post("/api/v1/drills").then().statusCode(400).body("error", containsString("xid79-training-node"));
-        given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("{\"name\":\"serving-gpu\",\"node\":\"x\"}")
-                .post("/api/v1/drills").then().statusCode(400).body("error", containsString("\"node\" is unknown"));
+        given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("{\"name\":\"serving-gpu\",\"nodes\":\"x\"}")
+                .post("/api/v1/drills").then().statusCode(400).body("error", containsString("\"nodes\" is unknown"));
+        given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json")
+                .body("{\"name\":\"serving-gpu\",\"mode\":\"shadow\",\"node\":\"gpu-nowhere-99\"}")
+                .post("/api/v1/drills").then().statusCode(400).body("error", containsString("the cluster has no node 'gpu-nowhere-99'"));
+        given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json")
+                .body("{\"name\":\"serving-gpu\",\"mode\":\"shadow\",\"node\":\"GPU_node\"}")
+                .post("/api/v1/drills").then().statusCode(400).body("error", containsString("not a Kubernetes node name"));
+        given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json")
+                .body("{\"name\":\"serving-gpu\",\"node\":7}")
+                .post("/api/v1/drills").then().statusCode(400).body("error", containsString("node is the name of a node"));
         given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("{}")
                 .post("/api/v1/drills").then().statusCode(400).body("error", containsString("name is required"));
         given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("[1,")
