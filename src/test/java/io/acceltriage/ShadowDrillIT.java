@@ -58,6 +58,10 @@ class ShadowDrillIT {
                 assertEquals(2, refused.exit(), refused.out() + refused.err());
                 assertTrue(refused.err().contains("drill xid79-training-node --shadow"), "says what to do: " + refused.err());
 
+                CommandLineIT.Run nowhere = CommandLineIT.run(dir, env, "drill", "xid79-training-node", "--shadow", "--node", "gpu-nowhere-99");
+                assertEquals(2, nowhere.exit(), nowhere.out() + nowhere.err());
+                assertTrue(nowhere.err().contains("the cluster has no node 'gpu-nowhere-99'"), nowhere.err());
+
                 // A healthy cluster: the drill's fault is laid over its own incident's evidence as a synthetic reading, so
                 // every stage is timed, the would-be cordon included, and nothing changes.
                 CommandLineIT.Run healthy = CommandLineIT.run(dir, env, "drill", "xid79-training-node", "--shadow");
