@@ -29,6 +29,10 @@ class DrillCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--shadow", description = "deliver the drill's alert only and run its incident as a dry run: nothing changes")
     boolean shadow;
 
+    @CommandLine.Option(names = "--node", paramLabel = "NODE", description = "run the drill on NODE instead of the node its file names"
+            + " (the bundled drills name the sandbox's nodes; a real cluster has its own)")
+    String node;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -46,8 +50,9 @@ class DrillCommand implements Callable<Integer> {
         }
         DrillResult r;
         try {
-            r = drills.run(name, "operator:" + System.getProperty("user.name", "unknown"), shadow ? DrillResult.SHADOW : DrillResult.SANDBOX);
-        } catch (DrillRunner.Refused e) {
+            r = drills.run(name, "operator:" + System.getProperty("user.name", "unknown"), shadow ? DrillResult.SHADOW : DrillResult.SANDBOX,
+                    node);
+        } catch (DrillRunner.Refused | IllegalArgumentException e) {
             err.println("drill: " + e.getMessage());
             err.flush();
             return 2;

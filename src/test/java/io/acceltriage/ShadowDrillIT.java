@@ -58,13 +58,17 @@ class ShadowDrillIT {
                 assertEquals(2, refused.exit(), refused.out() + refused.err());
                 assertTrue(refused.err().contains("drill xid79-training-node --shadow"), "says what to do: " + refused.err());
 
-                // A healthy cluster: the responder reads the node, finds no fault, and says so; detect and decide are timed.
+                CommandLineIT.Run nowhere = CommandLineIT.run(dir, env, "drill", "xid79-training-node", "--shadow", "--node", "gpu-nowhere-99");
+                assertEquals(2, nowhere.exit(), nowhere.out() + nowhere.err());
+                assertTrue(nowhere.err().contains("the cluster has no node 'gpu-nowhere-99'"), nowhere.err());
+
+                // A healthy cluster: the drill's fault is laid over its own incident's evidence as a synthetic reading, so
+                // every stage is timed, the would-be cordon included, and nothing changes.
                 CommandLineIT.Run healthy = CommandLineIT.run(dir, env, "drill", "xid79-training-node", "--shadow");
-                assertEquals(1, healthy.exit(), healthy.out() + healthy.err());
                 assertTrue(healthy.out().contains("shadow drill xid79-training-node: incident "), healthy.out() + healthy.err());
                 assertTrue(healthy.out().matches("(?s).*\\ndecide\\s+\\S+\\s+decided\\s+1m\\s+met.*"), healthy.out());
-                assertTrue(healthy.out().matches("(?s).*\\nmitigate \\(dry run\\)\\s+-\\s+.*missed.*"), healthy.out());
-                assertTrue(healthy.out().contains("the responder found no fault on the node"), healthy.out());
+                assertTrue(healthy.out().matches("(?s).*\\nmitigate \\(dry run\\)\\s+\\S+\\s+device-mitigated\\s+2m\\s+met.*"), healthy.out());
+                assertEquals(0, healthy.exit(), healthy.out() + healthy.err());
                 assertEquals(before, versions(cluster.client()), "the healthy drill changed nothing");
 
                 // The device really reports XID 79 (the cluster's own readings show it): the responder would cordon the
@@ -89,6 +93,8 @@ class ShadowDrillIT {
                 String trail = export.out();
                 assertTrue(trail.matches("(?s).*\"kind\":\"drill.finished\"[^\\n]*\"mode\":\"shadow\".*"), trail);
                 assertTrue(trail.contains("\"kind\":\"dry-run.forced\"") && trail.contains("shadow drill xid79-training-node"), trail);
+                assertTrue(trail.contains("drill xid79-training-node (synthetic, not read from the cluster): XID 79 on " + NODE + " GPU 3"),
+                        "the synthetic reading is in the audited evidence: " + trail);
                 assertTrue(trail.matches("(?s).*\"kind\":\"action.finished\"[^\\n]*\"dryRun\":true.*"), "the cordon ran dry: " + trail);
                 assertTrue(!trail.matches("(?s).*\"kind\":\"action.finished\"[^\\n]*\"dryRun\":false.*"), "no action ran for real: " + trail);
             } finally {

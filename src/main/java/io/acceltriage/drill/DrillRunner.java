@@ -65,10 +65,15 @@ public class DrillRunner {
     private final AuditLog audit;
     private final AuditReader auditReader;
     private final Escalations escalations;
+    private final ShadowOverlay overlay;
+    /** The cluster the drill runs against (the sandbox's API server, or the real one): a node override must name one of its nodes. */
+    private final io.acceltriage.cluster.ClusterReads cluster;
 
     DrillRunner(@ConfigProperty(name = "acceltriage.cluster.mode", defaultValue = "sandbox") String mode, DrillCatalog catalog,
             Instance<SandboxFaults> sandbox, IncidentStore incidents, AlertInbox alerts, Reliability reliability, AuditLog audit,
-            AuditReader auditReader, Escalations escalations) {
+            AuditReader auditReader, Escalations escalations, ShadowOverlay overlay, io.acceltriage.cluster.ClusterReads cluster) {
+        this.overlay = overlay;
+        this.cluster = cluster;
         this.mode = mode.trim();
         this.catalog = catalog;
         this.sandbox = sandbox;
@@ -94,9 +99,27 @@ public class DrillRunner {
      * result; {@code by} is who asked (a person, or the schedule). Throws IllegalArgumentException for an unknown
      * drill or mode and {@link Refused} when it cannot run here.
      */
-    public synchronized DrillResult run(String name, String by, String mode) {
-        DrillCatalog.Drill drill = catalog.find(name).orElseThrow(() -> new IllegalArgumentException(
+    public DrillResult run(String name, String by, String mode) {
+        return run(name, by, mode, null);
+    }
+
+    /**
+     * As {@link #run(String, String, String)}, on {@code node} instead of the drill file's node (null: the file's):
+     * the drills' files name the sandbox's nodes, a real cluster has its own. A node that is not a node of the
+     * cluster is an IllegalArgumentException, before anything is delivered.
+     */
+    public synchronized DrillResult run(String name, String by, String mode, String node) {
+        DrillCatalog.Drill named = catalog.find(name).orElseThrow(() -> new IllegalArgumentException(
                 "no drill named '" + abbreviate(name) + "'; the drills are " + catalog.names()));
+        if (node != null) {
+            if (!io.acceltriage.config.KubernetesNames.isName(node)) {
+                throw new IllegalArgumentException("node '" + abbreviate(node) + "' is not a Kubernetes node name");
+            }
+            if (cluster.node(node) == null) {
+                throw new IllegalArgumentException("the cluster has no node '" + node + "'; name one of its nodes (kubectl get nodes)");
+            }
+        }
+        DrillCatalog.Drill drill = node == null ? named : DrillCatalog.on(named, node);
         if (DrillResult.SHADOW.equals(mode)) return shadow(drill, by);
         if (!DrillResult.SANDBOX.equals(mode)) {
             throw new IllegalArgumentException("mode '" + abbreviate(mode) + "' is unknown; a drill runs in mode sandbox or shadow");
@@ -157,6 +180,9 @@ public class DrillRunner {
         Instant started = Instant.now();
         Map<String, String> labels = new TreeMap<>(drill.alert().labels());
         labels.put(ForcedDryRun.DRILL_LABEL, drill.name());
+        // The run's token: only this delivery lays the drill's fault over its incident's evidence (ShadowOverlay).
+        String run = overlay.open(drill.name(), drill.faults());
+        labels.put(ShadowOverlay.RUN_LABEL, run);
         String fingerprint = Fingerprints.of(labels);
         String groupKey = "drill:" + drill.name();
         Alert firing = new Alert(fingerprint, groupKey, AlertStatus.FIRING, labels, drill.alert().annotations(), started, null, null);
@@ -167,6 +193,7 @@ public class DrillRunner {
             alerts.accept(List.of(firing));
             result = follow(drill, by, started, node, fingerprint, expect, DrillResult.SHADOW);
         } finally {
+            overlay.close(run);
             alerts.accept(List.of(new Alert(fingerprint, groupKey, AlertStatus.RESOLVED, labels, drill.alert().annotations(), started,
                     Instant.now(), null)));
         }
@@ -240,8 +267,9 @@ public class DrillRunner {
                 .map(st -> "; the incident is " + st.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
                         + ": a stage waits for a person, which a drill does not stand in for").orElse("");
         if (DrillResult.SHADOW.equals(mode) && "none".equals(report.timing().family())) {
-            waiting += "; the responder found no fault on the node: a shadow drill's fault is an alert only and the cluster's own"
-                    + " readings do not show it, so nothing would have been mitigated (detect and decide are still timed)";
+            waiting += "; the responder found no fault on the node, even with the drill's fault laid over its evidence (a fault kind"
+                    + " without a synthetic reading: xid, dbe-ecc and device-plugin-crash have one), so nothing would have been mitigated"
+                    + " (detect and decide are still timed)";
         }
         return new DrillResult(drill.name(), by, started, Instant.now(), incidentId, report.timing().family(), passed, stages,
                 passed ? null : problem(stages) + waiting, mode);

@@ -12,9 +12,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Runs the policy's scheduled drills ({@code drills: [{name, every}]}) on the sandbox: the leader looks
- * every minute and runs each drill with no recorded run within its interval (the audit record is
- * the memory, across restarts). Off for the command-line tools and off a sandbox.
+ * Runs the policy's scheduled drills ({@code drills: [{name, every}]}): the leader looks every minute and
+ * runs each drill with no recorded run within its interval (the audit record is the memory, across
+ * restarts), on the sandbox by injecting its fault, against a real cluster as a shadow drill (its alert
+ * only, its fault laid over its own incident's evidence, every action a dry run: nothing changes). Off
+ * for the command-line tools.
  */
 @ApplicationScoped
 class DrillSchedule {
@@ -22,16 +24,13 @@ class DrillSchedule {
     private static final Logger LOG = Logger.getLogger(DrillSchedule.class);
 
     private final boolean enabled;
-    private final boolean sandbox;
     private final DrillRunner runner;
     private final PolicySource policy;
     private final Executor executor;
 
     DrillSchedule(@ConfigProperty(name = "acceltriage.processing.enabled", defaultValue = "true") boolean enabled,
-            @ConfigProperty(name = "acceltriage.cluster.mode", defaultValue = "sandbox") String mode, DrillRunner runner,
-            PolicySource policy, Executor executor) {
+            DrillRunner runner, PolicySource policy, Executor executor) {
         this.enabled = enabled;
-        this.sandbox = "sandbox".equalsIgnoreCase(mode.trim());
         this.runner = runner;
         this.policy = policy;
         this.executor = executor;
@@ -39,11 +38,12 @@ class DrillSchedule {
 
     @Scheduled(every = "${acceltriage.drills.check-every:60s}", delayed = "30s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void tick() {
-        if (!enabled || !sandbox || !executor.leads()) return;
+        if (!enabled || !executor.leads()) return;
         Instant now = Instant.now();
         for (Policy.Drill d : policy.current().drillsOrEmpty()) {
             if (!due(runner.lastFinished(d.name(), now.minus(d.interval())), d.interval(), now)) continue;
             try {
+                // The service's own mode: the sandbox's drill there, a shadow drill against a real cluster.
                 DrillResult r = runner.run(d.name(), "schedule");
                 LOG.infof("scheduled drill %s %s", d.name(), r.passed() ? "passed" : "FAILED: " + r.problem());
             } catch (RuntimeException e) {

@@ -11,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,7 +104,7 @@ public final class PrometheusSource implements MetricsSource {
     public ToolReading run(Toolset.Tool tool, Map<String, String> arguments) throws EvidenceUnavailable {
         String promql = render(tool, arguments);
         // A tool may aggregate (sum by pod, histogram_quantile): its series need not keep a metric name.
-        List<Sample> samples = query(promql, "tool " + tool.name(), false);
+        List<Sample> samples = instant(promql, null, "tool " + tool.name(), "");
         return new ToolReading(tool.name(), promql, samples.size(), List.copyOf(samples.subList(0, Math.min(samples.size(), MAX_TOOL_SERIES))));
     }
 
@@ -158,12 +159,132 @@ public final class PrometheusSource implements MetricsSource {
 
     /** Runs an instant query and returns its vector; any other outcome is an EvidenceUnavailable. */
     List<Sample> query(String promql, String node) throws EvidenceUnavailable {
-        return query(promql, node, true);
+        return instant(promql, null, "node " + node, null);
     }
 
-    /** {@code named}: every series must carry its metric name (a node's raw series do; an aggregate's do not: named ""). */
-    private List<Sample> query(String promql, String node, boolean named) throws EvidenceUnavailable {
-        URI uri = base.resolve("api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+    /**
+     * An instant query evaluated at a moment of the past ({@code time=}), for readers outside triage that
+     * compare windows around a fault (reliability's service impact): a range selector in the query,
+     * {@code [15m]}, then covers the window that ends at {@code at}. {@code about} names what is asked
+     * for in errors, and a series an aggregation left without a metric name. An empty vector is an empty
+     * list: the series does not exist there. A scalar answer is one sample named "scalar".
+     */
+    public List<Sample> queryAt(String promql, Instant at, String about) throws EvidenceUnavailable {
+        return instant(promql, at, about, about);
+    }
+
+    /** One point of a range query's series. */
+    public record Point(Instant at, double value) {}
+
+    /** One series of a range query: its name ({@code about} for an aggregate), its labels, its points in time order. */
+    public record Series(String name, Map<String, String> labels, List<Point> points) {
+        public Series {
+            labels = Map.copyOf(labels);
+            points = List.copyOf(points);
+        }
+
+        public String label(String name) {
+            return labels.get(name);
+        }
+
+        /** The accelerator the series is about, read as {@link Sample#device()} reads it. */
+        public String device() {
+            return new Sample(name, labels, 0).device();
+        }
+    }
+
+    /** The most points a range query may ask for: Prometheus itself refuses more than 11,000 a series. */
+    public static final int MAX_RANGE_POINTS = 1_000;
+
+    /**
+     * A range query ({@code /api/v1/query_range}): the series of {@code promql} from {@code from} to
+     * {@code to} every {@code step}, e.g. a device's readings before and after a fault. A window that
+     * would need more than {@link #MAX_RANGE_POINTS} points is refused before anything is sent.
+     */
+    public List<Series> queryRange(String promql, Instant from, Instant to, Duration step, String about) throws EvidenceUnavailable {
+        if (!to.isAfter(from) || step.isNegative() || step.isZero()) {
+            throw new IllegalArgumentException("a range query needs from before to and a positive step, got " + from + " to " + to
+                    + " every " + step);
+        }
+        if (Duration.between(from, to).dividedBy(step) > MAX_RANGE_POINTS) {
+            throw new IllegalArgumentException("a range query of " + Duration.between(from, to) + " every " + step + " is more than "
+                    + MAX_RANGE_POINTS + " points");
+        }
+        JsonNode data = ask("api/v1/query_range", promql, "&start=" + time(from) + "&end=" + time(to) + "&step=" + promDuration(step), about);
+        String type = data.path("resultType").asText();
+        if (!"matrix".equals(type)) {
+            throw new EvidenceUnavailable("Prometheus answered a " + (type.isEmpty() ? "missing" : type)
+                    + " result where a range (matrix) was expected, about " + about);
+        }
+        List<Series> out = new ArrayList<>();
+        for (JsonNode series : data.path("result")) {
+            Map<String, String> labels = labels(series);
+            String name = labels.remove("__name__");
+            List<Point> points = new ArrayList<>();
+            for (JsonNode v : series.path("values")) {
+                if (!v.isArray() || v.size() != 2 || !v.get(0).isNumber() || !v.get(1).isTextual()) {
+                    throw new EvidenceUnavailable("Prometheus returned a malformed series about " + about + ": " + abbreviate(series.toString()));
+                }
+                points.add(new Point(Instant.ofEpochMilli(Math.round(v.get(0).asDouble() * 1000)), parseValue(v.get(1).asText(), about)));
+            }
+            out.add(new Series(name == null ? about : name, labels, points));
+        }
+        return out;
+    }
+
+    private static final java.util.regex.Pattern METRIC_NAME = java.util.regex.Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]{0,199}");
+
+    /**
+     * One device metric of a node over a window (every GPU's series of it; the caller picks the one it
+     * charts), matched on the node as {@link #read} matches it. A name that is not a metric name or a
+     * node name is refused before anything is sent: both come from stored evidence, not from a person.
+     */
+    public List<Series> history(String node, String metric, Instant from, Instant to, Duration step) throws EvidenceUnavailable {
+        if (node == null || !KubernetesNames.isName(node) || metric == null || !METRIC_NAME.matcher(metric).matches()) {
+            throw new IllegalArgumentException("cannot ask Prometheus for the history of \"" + abbreviate(metric) + "\" on \""
+                    + abbreviate(node) + "\": not a metric name and a node name");
+        }
+        String promql = metric + "{Hostname=\"" + node + "\"} or " + metric + "{hostname=\"" + node + "\"} or " + metric
+                + "{node=\"" + node + "\"}";
+        return queryRange(promql, from, to, step, metric + " of node " + node);
+    }
+
+    /**
+     * The one instant query: now, or at {@code at}. {@code unnamed} is the name given to a series
+     * without a metric name (an aggregate's) and allows a scalar answer; null requires every series to
+     * carry its name and the answer to be a vector (a node's raw series).
+     */
+    private List<Sample> instant(String promql, Instant at, String subject, String unnamed) throws EvidenceUnavailable {
+        JsonNode data = ask("api/v1/query", promql, at == null ? "" : "&time=" + time(at), subject);
+        String type = data.path("resultType").asText();
+        if ("scalar".equals(type) && unnamed != null) {
+            return List.of(new Sample("scalar", Map.of(), parseValue(data.path("result").path(1).asText(), subject)));
+        }
+        if (!"vector".equals(type)) {
+            throw new EvidenceUnavailable("Prometheus answered a " + (type.isEmpty() ? "missing" : type)
+                    + " result where an instant vector was expected, for " + subject);
+        }
+        List<Sample> out = new ArrayList<>();
+        for (JsonNode series : data.path("result")) {
+            Map<String, String> labels = labels(series);
+            String name = labels.remove("__name__");
+            if (name == null) name = unnamed;
+            JsonNode value = series.path("value");
+            if (name == null || !value.isArray() || value.size() != 2 || !value.get(1).isTextual()) {
+                throw new EvidenceUnavailable("Prometheus returned a malformed series for " + subject + ": " + abbreviate(series.toString()));
+            }
+            out.add(new Sample(name, labels, parseValue(value.get(1).asText(), subject)));
+        }
+        return out;
+    }
+
+    /**
+     * GETs one query endpoint (read-only by construction) and returns the {@code data} of a successful
+     * envelope; a refused connection, a timeout, a body that is not Prometheus' envelope, or an error
+     * envelope is an EvidenceUnavailable naming {@code subject} and what to check.
+     */
+    private JsonNode ask(String endpoint, String promql, String parameters, String subject) throws EvidenceUnavailable {
+        URI uri = base.resolve(endpoint + "?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8) + parameters
                 + "&timeout=" + promDuration(timeout));
         HttpResponse<String> response;
         try {
@@ -171,13 +292,13 @@ public final class PrometheusSource implements MetricsSource {
                     HttpResponse.BodyHandlers.ofString());
         } catch (java.net.http.HttpTimeoutException e) {
             throw new EvidenceUnavailable("Prometheus at " + base + " did not answer within " + timeout.toMillis()
-                    + " ms for node " + node + "; check its load or raise ACCELTRIAGE_PROMETHEUS_TIMEOUT");
+                    + " ms for " + subject + "; check its load or raise ACCELTRIAGE_PROMETHEUS_TIMEOUT");
         } catch (IOException e) {
             throw new EvidenceUnavailable("Prometheus unreachable at " + base + " (" + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); check ACCELTRIAGE_PROMETHEUS_URL");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new EvidenceUnavailable("interrupted while querying Prometheus about node " + node);
+            throw new EvidenceUnavailable("interrupted while querying Prometheus for " + subject);
         }
         JsonNode envelope;
         try {
@@ -190,48 +311,24 @@ public final class PrometheusSource implements MetricsSource {
                     + " without its JSON envelope (a proxy or the wrong URL?): " + abbreviate(response.body()));
         }
         if (!"success".equals(envelope.path("status").asText())) {
-            throw new EvidenceUnavailable("Prometheus refused the query for node " + node + ": HTTP " + response.statusCode()
+            throw new EvidenceUnavailable("Prometheus refused the query for " + subject + ": HTTP " + response.statusCode()
                     + " " + envelope.path("errorType").asText("unknown error type") + ": "
                     + envelope.path("error").asText("no reason given"));
         }
         for (JsonNode warning : envelope.path("warnings")) {
-            LOG.warnf("Prometheus warns about the query for node %s: %s", node, warning.asText());
+            LOG.warnf("Prometheus warns about the query for %s: %s", subject, warning.asText());
         }
-        JsonNode data = envelope.path("data");
-        String type = data.path("resultType").asText();
-        if (!"vector".equals(type)) {
-            throw new EvidenceUnavailable("Prometheus answered a " + (type.isEmpty() ? "missing" : type)
-                    + " result where an instant vector was expected, for node " + node);
-        }
-        List<Sample> out = new ArrayList<>();
-        for (JsonNode series : data.path("result")) {
-            out.add(sample(series, node, named));
-        }
-        return out;
+        return envelope.path("data");
     }
 
-    /** One element of a vector: {metric: {__name__, labels...}, value: [unix time, "value as a string"]}. */
-    private static Sample sample(JsonNode series, String node, boolean named) throws EvidenceUnavailable {
+    /** A series' {@code metric} object as labels, {@code __name__} included (the caller takes it out). */
+    private static Map<String, String> labels(JsonNode series) {
         Map<String, String> labels = new LinkedHashMap<>();
-        String name = null;
-        var fields = series.path("metric").fields();
-        while (fields.hasNext()) {
-            var f = fields.next();
-            if (f.getKey().equals("__name__")) {
-                name = f.getValue().asText();
-            } else {
-                labels.put(f.getKey(), f.getValue().asText());
-            }
-        }
-        JsonNode value = series.path("value");
-        if (name == null && !named) name = "";
-        if (name == null || !value.isArray() || value.size() != 2 || !value.get(1).isTextual()) {
-            throw new EvidenceUnavailable("Prometheus returned a malformed series for node " + node + ": " + abbreviate(series.toString()));
-        }
-        return new Sample(name, labels, parseValue(value.get(1).asText(), node));
+        series.path("metric").fields().forEachRemaining(f -> labels.put(f.getKey(), f.getValue().asText()));
+        return labels;
     }
 
-    private static double parseValue(String s, String node) throws EvidenceUnavailable {
+    private static double parseValue(String s, String subject) throws EvidenceUnavailable {
         switch (s) {
             case "NaN": return Double.NaN;
             case "+Inf": case "Inf": return Double.POSITIVE_INFINITY;
@@ -240,67 +337,14 @@ public final class PrometheusSource implements MetricsSource {
                 try {
                     return Double.parseDouble(s);
                 } catch (NumberFormatException e) {
-                    throw new EvidenceUnavailable("Prometheus returned the non-number \"" + abbreviate(s) + "\" for node " + node);
+                    throw new EvidenceUnavailable("Prometheus returned the non-number \"" + abbreviate(s) + "\" for " + subject);
                 }
         }
     }
 
-    /**
-     * An instant query evaluated at a moment of the past ({@code time=}), for readers outside triage that
-     * compare windows around a fault (reliability's service impact): a range selector in the query,
-     * {@code [15m]}, then covers the window that ends at {@code at}. {@code about} names what is asked
-     * for in errors. An empty vector is an empty list: the series does not exist there.
-     */
-    public List<Sample> queryAt(String promql, java.time.Instant at, String about) throws EvidenceUnavailable {
-        URI uri = base.resolve("api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
-                + "&time=" + at.getEpochSecond() + "." + String.format(java.util.Locale.ROOT, "%03d", at.getNano() / 1_000_000)
-                + "&timeout=" + promDuration(timeout));
-        HttpResponse<String> response;
-        try {
-            response = http.send(HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (java.net.http.HttpTimeoutException e) {
-            throw new EvidenceUnavailable("Prometheus at " + base + " did not answer within " + timeout.toMillis() + " ms about " + about);
-        } catch (IOException e) {
-            throw new EvidenceUnavailable("Prometheus unreachable at " + base + " (" + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); check ACCELTRIAGE_PROMETHEUS_URL");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new EvidenceUnavailable("interrupted while querying Prometheus about " + about);
-        }
-        JsonNode envelope;
-        try {
-            envelope = JSON.readTree(response.body());
-        } catch (IOException e) {
-            envelope = null;
-        }
-        if (envelope == null || !envelope.isObject() || !"success".equals(envelope.path("status").asText())) {
-            throw new EvidenceUnavailable("Prometheus did not answer the query about " + about + ": HTTP " + response.statusCode() + " "
-                    + (envelope == null ? abbreviate(response.body()) : envelope.path("error").asText(abbreviate(response.body()))));
-        }
-        JsonNode data = envelope.path("data");
-        String type = data.path("resultType").asText();
-        if ("scalar".equals(type)) {
-            JsonNode v = data.path("result");
-            return List.of(new Sample("scalar", Map.of(), parseValue(v.path(1).asText(), about)));
-        }
-        if (!"vector".equals(type)) {
-            throw new EvidenceUnavailable("Prometheus answered a " + (type.isEmpty() ? "missing" : type)
-                    + " result where an instant vector was expected, about " + about);
-        }
-        List<Sample> out = new ArrayList<>();
-        for (JsonNode series : data.path("result")) {
-            // An aggregation (sum, histogram_quantile) keeps no __name__: name it by the query's subject.
-            Map<String, String> labels = new LinkedHashMap<>();
-            series.path("metric").fields().forEachRemaining(f -> labels.put(f.getKey(), f.getValue().asText()));
-            String name = labels.remove("__name__");
-            JsonNode value = series.path("value");
-            if (!value.isArray() || value.size() != 2 || !value.get(1).isTextual()) {
-                throw new EvidenceUnavailable("Prometheus returned a malformed series about " + about + ": " + abbreviate(series.toString()));
-            }
-            out.add(new Sample(name == null ? about : name, labels, parseValue(value.get(1).asText(), about)));
-        }
-        return out;
+    /** A moment as the query API takes it: Unix seconds with milliseconds. */
+    private static String time(Instant at) {
+        return at.getEpochSecond() + "." + String.format(java.util.Locale.ROOT, "%03d", at.getNano() / 1_000_000);
     }
 
     /** A duration as PromQL and the API's timeout parameter spell it: whole milliseconds, "1500ms". */

@@ -320,9 +320,13 @@ final class PolicyValidator {
         }
     }
 
-    /** The drills of {@code knowledge/drills/index.yaml}, each at most once, each at least every 10 minutes. */
+    /**
+     * The drills of {@code knowledge/drills/index.yaml} and of the operator's folder ({@code acceltriage.drills.dir},
+     * its {@code NAME.yaml} files, which drill.DrillCatalog loads and checks), each at most once, each at least every 10 minutes.
+     */
     private void drills(List<Policy.Drill> drills) {
-        List<String> known = DataFiles.resource(DRILLS_INDEX, DrillIndex.class).drills();
+        List<String> known = new java.util.ArrayList<>(DataFiles.resource(DRILLS_INDEX, DrillIndex.class).drills());
+        operatorDrills().stream().filter(n -> !known.contains(n)).forEach(known::add);
         Set<String> names = new java.util.HashSet<>();
         for (int i = 0; i < drills.size(); i++) {
             Policy.Drill d = drills.get(i);
@@ -352,6 +356,24 @@ final class PolicyValidator {
     }
 
     static final String DRILLS_INDEX = "knowledge/drills/index.yaml";
+
+    /** The names of the operator's drill files (their file names), when the service is configured with a folder of them. */
+    static List<String> operatorDrills() {
+        java.util.Optional<String> dir;
+        try {
+            dir = org.eclipse.microprofile.config.ConfigProvider.getConfig().getOptionalValue("acceltriage.drills.dir", String.class);
+        } catch (IllegalStateException e) {
+            dir = java.util.Optional.empty(); // no configuration (a plain unit test)
+        }
+        java.nio.file.Path folder = dir.map(String::strip).filter(d -> !d.isEmpty()).map(java.nio.file.Path::of).orElse(null);
+        if (folder == null || !java.nio.file.Files.isDirectory(folder)) return List.of();
+        try (var files = java.nio.file.Files.list(folder)) {
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".yaml")).map(n -> n.substring(0, n.length() - 5))
+                    .sorted().toList();
+        } catch (java.io.IOException e) {
+            return List.of(); // DrillCatalog refuses the start with the reason
+        }
+    }
 
     record DrillIndex(List<String> drills) {}
 

@@ -29,7 +29,7 @@ final class Timings {
         Instant receivedAt = alerts.stream().map(StoredAlert::receivedAt).filter(Objects::nonNull).min(Comparator.naturalOrder())
                 .orElse(incident.openedAt());
         Instant decidedAt = first(trail, AuditKind.VERDICT).or(() -> first(trail, AuditKind.DIAGNOSIS)).orElse(null);
-        Instant mitigatedAt = first(trail, AuditKind.ACTION_FINISHED).orElse(null);
+        Instant mitigatedAt = mitigatedAt(alerts, trail);
         Instant verifiedAt = first(trail, AuditKind.VERIFICATION).orElse(null);
         Instant returnedAt = actions.stream().filter(a -> a.kind() == ActionKind.RETURN_NODE && !a.dryRun()
                 && a.status() == ActionStatus.SUCCEEDED).map(ActionRecord::updatedAt).min(Comparator.naturalOrder()).orElse(null);
@@ -93,6 +93,18 @@ final class Timings {
     static ServiceImpact impact(List<AuditRecord> trail) {
         return trail.stream().filter(r -> r.kind() == AuditKind.IMPACT_MEASURED).reduce((a, b) -> b)
                 .map(r -> io.acceltriage.store.Json.MAPPER.convertValue(r.payload(), ServiceImpact.class)).orElse(null);
+    }
+
+    /**
+     * When an action first finished: one that changed something; or, in a shadow drill's incident (forced to dry
+     * run, so nothing changes by design), the first that would have. A dry run under a policy-wide {@code dryRun: true}
+     * mitigated nothing, so a real incident does not count it.
+     */
+    static Instant mitigatedAt(List<StoredAlert> alerts, List<AuditRecord> trail) {
+        boolean shadow = io.acceltriage.policy.ForcedDryRun.of(alerts.stream().map(a -> a.alert().labels()).toList()).isPresent();
+        return trail.stream().filter(r -> r.kind() == AuditKind.ACTION_FINISHED)
+                .filter(r -> shadow || r.payload() == null || !r.payload().path("dryRun").asBoolean(false))
+                .map(AuditRecord::at).min(Comparator.naturalOrder()).orElse(null);
     }
 
     private static Optional<Instant> first(List<AuditRecord> trail, AuditKind kind) {

@@ -55,7 +55,11 @@ public final class GpuMemory {
     }
 
     /** Records this incident's XID sightings (platform sources only) in the caller's transaction. */
-    void record(Tx tx, String incidentId, EvidenceBundle b) {
+    void record(Tx tx, String incidentId, EvidenceBundle gathered) {
+        // A shadow drill's synthetic reading is no fault of the GPU: it never enters the history the repeat-offender rule counts.
+        EvidenceBundle b = new EvidenceBundle(gathered.subject(), gathered.at(), gathered.node(), gathered.pool(), gathered.nodeCordoned(),
+                gathered.items().stream().filter(e -> e.source() != io.acceltriage.evidence.Source.DRILL).toList(), gathered.pods(),
+                gathered.workloads(), gathered.gaps(), gathered.consulted());
         List<GpuFault> faults = sightings.of(b).stream().map(s -> new GpuFault(s.node(), s.gpu(), s.uuid(), s.xid(),
                 xids.get(s.xid()).map(XidCatalogue.Xid::fatal).orElse(false), s.process(), s.source(), incidentId, s.at())).toList();
         history.record(tx, faults);

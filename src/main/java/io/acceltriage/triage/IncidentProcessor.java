@@ -265,9 +265,11 @@ public class IncidentProcessor {
         Optional<ForcedDryRun.Forced> forced = ForcedDryRun.of(alerts.stream().map(x -> x.alert().labels()).toList());
         Assessment a = forced.map(f -> dry(assessed, f)).orElse(assessed);
         database.transaction(tx -> {
-            forced.ifPresent(f -> audit.append(tx, incident.id(), AuditKind.DRY_RUN_FORCED, Actors.AGENT, Map.of("reason", f.reason(),
-                    "drills", f.drills(), "verdictsDry", a.judgements().stream().filter(j -> j.verdict().dryRun()).count(),
-                    "realAlertJoined", f.realAlertJoined())));
+            // Once, on the incident's first triage: the dry run is a property of the incident, a re-triage decides the same.
+            forced.filter(f -> incident.family() == null).ifPresent(f -> audit.append(tx, incident.id(), AuditKind.DRY_RUN_FORCED,
+                    Actors.AGENT, Map.of("reason", f.reason(), "drills", f.drills(),
+                            "verdictsDry", a.judgements().stream().filter(j -> j.verdict().dryRun()).count(),
+                            "realAlertJoined", f.realAlertJoined())));
             audit.append(tx, incident.id(), AuditKind.EVIDENCE_COLLECTED, Actors.AGENT, evidencePayload(a));
             audit.append(tx, incident.id(), AuditKind.DIAGNOSIS, Actors.AGENT, a.diagnosis());
             if (a.model() != null) io.acceltriage.agent.llm.ModelAudit.append(tx, audit, incident.id(), a.model());
@@ -333,8 +335,12 @@ public class IncidentProcessor {
     private static Assessment dry(Assessment a, ForcedDryRun.Forced forced) {
         List<Judgement> judgements = a.judgements().stream()
                 .map(j -> new Judgement(j.proposal(), ForcedDryRun.apply(j.verdict(), forced))).toList();
+        // The summary was written before the verdicts ran dry: say so first, so "cordon-node → allow" is not read as done.
+        String summary = a.judgements().isEmpty() || a.summary() == null ? a.summary()
+                : "Shadow drill " + String.join(", ", forced.drills()) + ": every action below is a dry run, nothing was changed. "
+                        + a.summary();
         return new Assessment(a.mode(), a.subject(), a.alerts(), a.evidence(), a.diagnosis(), judgements, a.escalationReasons(),
-                a.summary(), a.model(), a.workLost());
+                summary, a.model(), a.workLost());
     }
 
     private void resolveIfAllResolved(String incidentId) {

@@ -38,6 +38,8 @@ public final class Responder {
     private final ModelStep agent;
     /** The fault history across incidents; null in replay, where each scenario stands alone. */
     private final GpuMemory memory;
+    /** Evidence laid over the gathered (a shadow drill's own fault); null in replay. */
+    private final io.acceltriage.evidence.EvidenceOverlay overlay;
 
     /**
      * What the model does after the rules: {@link ModelAgent#review} (investigate and summarise every
@@ -77,12 +79,13 @@ public final class Responder {
     /** {@code agent}: the model's step after the rules' assessment; null = rules only. */
     Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
             SummaryWriter summaries, ModelStep agent) {
-        this(gatherer, classifier, planner, policy, summaries, agent, null);
+        this(gatherer, classifier, planner, policy, summaries, agent, null, null);
     }
 
     private Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
-            SummaryWriter summaries, ModelStep agent, GpuMemory memory) {
+            SummaryWriter summaries, ModelStep agent, GpuMemory memory, io.acceltriage.evidence.EvidenceOverlay overlay) {
         this.memory = memory;
+        this.overlay = overlay;
         this.agent = agent;
         this.gatherer = gatherer;
         this.classifier = classifier;
@@ -93,15 +96,21 @@ public final class Responder {
 
     /** This responder, reading the fault history of the GPUs it sees faulting into their evidence. */
     Responder remembering(GpuMemory memory) {
-        return new Responder(gatherer, classifier, planner, policy, summaries, agent, memory);
+        return new Responder(gatherer, classifier, planner, policy, summaries, agent, memory, overlay);
+    }
+
+    /** This responder, laying {@code overlay}'s evidence over what it gathers before it classifies. */
+    Responder overlaying(io.acceltriage.evidence.EvidenceOverlay overlay) {
+        return new Responder(gatherer, classifier, planner, policy, summaries, agent, memory, overlay);
     }
 
     public Assessment assess(Subject subject, List<Alert> alerts) {
         java.time.Instant at = alerts.stream().map(Alert::startsAt).filter(java.util.Objects::nonNull)
                 .max(java.time.Instant::compareTo).orElse(java.time.Instant.now());
         io.acceltriage.policy.Policy pol = this.policy.policy();
-        EvidenceBundle bundle = remembered(pol == null ? gatherer.gather(subject, at)
-                : gatherer.gather(subject, at, pol.checkpointAnnotation(), pol.checkpointTool()));
+        EvidenceBundle gathered = pol == null ? gatherer.gather(subject, at)
+                : gatherer.gather(subject, at, pol.checkpointAnnotation(), pol.checkpointTool());
+        EvidenceBundle bundle = remembered(overlay == null ? gathered : overlay.apply(gathered, alerts));
         Diagnosis diagnosis = classifier.classify(bundle);
         PolicyEngine policy = this.policy.forOneAssessment();
         Plan plan = planner.plan(diagnosis, bundle, policy::repairRoute);

@@ -39,6 +39,7 @@ public class ResponderFactory {
     private final ModelMode models;
     private final GpuMemory memory;
     private final io.acceltriage.history.FaultHistory faults;
+    private final io.acceltriage.evidence.EvidenceOverlay overlay;
     private final ExecutorService sources = Executors.newFixedThreadPool(8, r -> {
         Thread t = new Thread(r, "acceltriage-evidence");
         t.setDaemon(true);
@@ -46,7 +47,9 @@ public class ResponderFactory {
     });
 
     ResponderFactory(@ConfigProperty(name = "acceltriage.tools.dir", defaultValue = "tools") String toolsDir,
-            @Location("summary.txt") Template summary, ModelMode models, io.acceltriage.history.FaultHistory faults) {
+            @Location("summary.txt") Template summary, ModelMode models, io.acceltriage.history.FaultHistory faults,
+            io.acceltriage.evidence.EvidenceOverlay overlay) {
+        this.overlay = overlay;
         this.models = models;
         this.toolsets = Toolsets.load(toolsDir);
         this.signatures = SignatureCatalogue.load();
@@ -101,7 +104,7 @@ public class ResponderFactory {
         PolicyEngine engine = new PolicyEngine(policy, cluster.census(nodeAgents.poolLabels(), nodeAgents.acceleratorResources()),
                 history, breaker, java.time.Clock.systemUTC(), fatalXids(faults));
         return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary), liveModel())
-                .remembering(memory);
+                .remembering(memory).overlaying(overlay);
     }
 
     /** The fault history as the policy's repeat-offender rule counts it. */

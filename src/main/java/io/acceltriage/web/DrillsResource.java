@@ -58,14 +58,16 @@ class DrillsResource {
     public Response run(String body) {
         String name;
         String mode;
+        String node;
         try {
             JsonNode json = Json.MAPPER.readTree(body == null || body.isBlank() ? "{}" : body);
             if (!json.isObject()) throw new IllegalArgumentException();
             var fields = json.fieldNames();
             while (fields.hasNext()) {
                 String f = fields.next();
-                if (!"name".equals(f) && !"mode".equals(f)) {
-                    return bad("field \"" + f + "\" is unknown; the body is {\"name\": \"<drill>\", \"mode\": \"sandbox|shadow\"}");
+                if (!"name".equals(f) && !"mode".equals(f) && !"node".equals(f)) {
+                    return bad("field \"" + f + "\" is unknown; the body is {\"name\": \"<drill>\", \"mode\": \"sandbox|shadow\","
+                            + " \"node\": \"<a node of the cluster, instead of the drill's>\"}");
                 }
             }
             if (!json.path("name").isTextual() || json.path("name").asText().isBlank()) {
@@ -76,11 +78,16 @@ class DrillsResource {
                 return bad("mode is sandbox (inject the fault into the sandbox) or shadow (its alert only, every action a dry run)");
             }
             mode = json.has("mode") ? json.get("mode").asText() : DrillResult.SANDBOX;
+            if (json.has("node") && !(json.get("node").isTextual() && !json.get("node").asText().isBlank())) {
+                return bad("node is the name of a node of the cluster, e.g. {\"name\": \"xid79-training-node\", \"mode\": \"shadow\","
+                        + " \"node\": \"gpu-node-17\"}");
+            }
+            node = json.has("node") ? json.get("node").asText() : null;
         } catch (Exception e) {
             return bad("the body must be a JSON object such as {\"name\": \"xid79-training-node\"}");
         }
         try {
-            return Response.ok(drills.run(name, who.getName(), mode)).build();
+            return Response.ok(drills.run(name, who.getName(), mode, node)).build();
         } catch (IllegalArgumentException e) {
             return bad(e.getMessage());
         } catch (DrillRunner.Refused e) {

@@ -43,7 +43,7 @@ class PagesResource {
                 String older, Map<String, Long> counts, Map<String, String> done);
 
         static native TemplateInstance incident(IncidentPage page, String notice, boolean failed, boolean approvalsAvailable,
-                boolean breakerTripped);
+                boolean breakerTripped, IncidentCharts.View charts);
     }
 
     private final IncidentQueries queries;
@@ -51,10 +51,12 @@ class PagesResource {
     private final CurrentUser who;
     private final Instance<CircuitBreakerControl> breaker;
     private final io.acceltriage.action.Executor actions;
+    private final IncidentCharts charts;
 
     PagesResource(IncidentQueries queries, Decisions decisions, CurrentUser who,
-            Instance<CircuitBreakerControl> breaker, io.acceltriage.action.Executor actions) {
+            Instance<CircuitBreakerControl> breaker, io.acceltriage.action.Executor actions, IncidentCharts charts) {
         this.actions = actions;
+        this.charts = charts;
         this.queries = queries;
         this.decisions = decisions;
         this.who = who;
@@ -91,7 +93,7 @@ class PagesResource {
     public Response incident(@PathParam("id") String id, @QueryParam("notice") String notice, @QueryParam("failed") boolean failed) {
         return queries.full(id)
                 .map(v -> Response.ok(Templates.incident(IncidentPage.of(v), notice, failed, true,
-                        breaker.isResolvable() && breaker.get().tripped())).build())
+                        breaker.isResolvable() && breaker.get().tripped(), charts.of(v, java.time.Instant.now()))).build())
                 .orElseGet(() -> Response.status(404).type(MediaType.TEXT_PLAIN).entity("no incident " + id).build());
     }
 

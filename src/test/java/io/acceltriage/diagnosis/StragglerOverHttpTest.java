@@ -4,90 +4,34 @@ import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
 import io.acceltriage.TestAuth;
 import io.acceltriage.testing.FreshFleet;
+import io.acceltriage.testing.PrometheusProfile;
 import io.acceltriage.testing.ServerProcess;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * A fail-slow rank end to end: the service reads device and workload series through a real Prometheus
- * (ACCELTRIAGE_METRICS_SOURCE=prometheus) that scrapes an exporter of this test; the sandbox's
+ * (ACCELTRIAGE_METRICS_SOURCE=prometheus, the shared {@link PrometheusProfile}) that scrapes an exporter the test sets; the sandbox's
  * llm-pretrain gang reports its throughput per rank, and the rank on gpu-h100-02 runs at half its peers'.
  * An alert about the job (its throughput is low, as a rule on the trainer's series would fire) is
  * triaged with every rank's readings: a device degradation naming the slow rank's node and the GPU it
  * holds, escalated, and nothing fenced on the tenant's series alone.
  */
 @QuarkusTest
-@TestProfile(StragglerOverHttpTest.ThroughPrometheus.class)
+@TestProfile(PrometheusProfile.class)
 class StragglerOverHttpTest {
 
     static final String NODE = "gpu-h100-02";
     static final String FINGERPRINT = Long.toHexString(System.nanoTime());
-    /** What the exporter serves; empty until the test knows the gang's pod names. */
-    static final AtomicReference<String> EXPOSITION = new AtomicReference<>("");
-
-    public static class ThroughPrometheus implements QuarkusTestProfile {
-        static ServerProcess prometheus;
-        static String url;
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            try {
-                if (prometheus == null) {
-                    HttpServer exporter = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-                    exporter.createContext("/metrics", exchange -> {
-                        byte[] body = EXPOSITION.get().getBytes(StandardCharsets.UTF_8);
-                        exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-                        exchange.sendResponseHeaders(200, body.length);
-                        try (OutputStream out = exchange.getResponseBody()) {
-                            out.write(body);
-                        }
-                    });
-                    exporter.start();
-                    Path dir = ServerProcess.tempDir("acceltriage-straggler-");
-                    int port = ServerProcess.freePort();
-                    url = "http://127.0.0.1:" + port;
-                    Files.writeString(dir.resolve("prometheus.yml"), """
-                            global:
-                              scrape_interval: 1s
-                            scrape_configs:
-                              - job_name: cluster
-                                honor_labels: true
-                                static_configs:
-                                  - targets: ['127.0.0.1:%d']
-                            """.formatted(exporter.getAddress().getPort()));
-                    prometheus = ServerProcess.start("prometheus", dir, List.of("/usr/bin/prometheus", "--config.file=" + dir.resolve("prometheus.yml"),
-                            "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port, "--log.level=warn"));
-                    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                        prometheus.close();
-                        exporter.stop(0);
-                    }));
-                }
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-            return Map.of("acceltriage.metrics.source", "prometheus", "acceltriage.prometheus.url", url,
-                    "acceltriage.prometheus.history", "3s");
-        }
-    }
-
     @jakarta.inject.Inject
     io.acceltriage.policy.Breaker freshBreaker;
 
@@ -124,9 +68,9 @@ class StragglerOverHttpTest {
             text.append("DCGM_FI_DEV_GPU_UTIL{Hostname=\"").append(node).append("\",gpu=\"5\",UUID=\"GPU-").append(node)
                     .append("-5\",namespace=\"ml\",pod=\"").append(rank).append("\",instance=\"dcgm-exporter-").append(node).append("\"} 99\n");
         }
-        EXPOSITION.set(text.toString());
-        ThroughPrometheus.prometheus.await("the ranks' series in Prometheus", Duration.ofSeconds(30), () -> {
-            String r = ServerProcess.get(ThroughPrometheus.url + "/api/v1/query?query=count(training_samples_per_second)");
+        PrometheusProfile.expose("straggler", text.toString());
+        PrometheusProfile.prometheus().await("the ranks' series in Prometheus", Duration.ofSeconds(30), () -> {
+            String r = ServerProcess.get(PrometheusProfile.prometheus().url() + "/api/v1/query?query=count(training_samples_per_second)");
             return r != null && r.contains("\"4\"]");
         });
 

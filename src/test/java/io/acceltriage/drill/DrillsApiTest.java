@@ -2,6 +2,7 @@ package io.acceltriage.drill;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -74,7 +75,8 @@ class DrillsApiTest {
     }
 
     @Test
-    void aShadowDrillDeliversItsAlertOnlyRunsItsIncidentDryAndSaysSo() {
+    void aShadowDrillLaysItsFaultOverItsOwnIncidentAsASyntheticReadingTimesEveryStageAndChangesNothing() throws Exception {
+        TestAuth.asAdmin();
         FreshFleet.prepare(database, breaker);
         JsonPath r = given().config(PATIENT).spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json")
                 .body("{\"name\":\"xid79-training-node\",\"mode\":\"shadow\"}").post("/api/v1/drills").then().statusCode(200)
@@ -82,25 +84,111 @@ class DrillsApiTest {
         assertEquals("shadow", r.getString("mode"), r.prettify());
         assertEquals(List.of("detect", "decide", "mitigate (dry run)"), r.getList("stages.stage").stream().distinct().toList(), r.prettify());
         String incident = r.getString("incidentId");
-        // Nothing was injected: the sandbox's node reads healthy, so the responder found no fault and nothing would be mitigated.
-        assertEquals("none", r.getString("family"), r.prettify());
-        assertFalse(r.getBoolean("passed"));
-        assertTrue(r.getString("problem").contains("a shadow drill's fault is an alert only"), r.prettify());
+        // Nothing was injected and the node reads healthy: the drill's own fault, laid over its evidence, is what was diagnosed.
+        assertEquals("device", r.getString("family"), r.prettify());
+        assertTrue(r.getBoolean("passed"), "every stage timed, the would-be cordon within its objective: " + r.prettify());
+        given().get("/api/v1/sandbox/nodes").then().body("find { it.name == 'gpu-h100-04' }.cordoned", equalTo(false));
+        JsonPath inc = given().get("/api/v1/incidents/" + incident).then().statusCode(200).extract().jsonPath();
+        List<String> synthetic = inc.getList("assessment.evidence.items.findAll { it.source == 'DRILL' }.summary");
+        assertEquals(1, synthetic.size(), inc.prettify());
+        assertTrue(synthetic.get(0).contains("synthetic, not read from the cluster") && synthetic.get(0).contains("XID 79 on gpu-h100-04 GPU 3"),
+                synthetic.get(0));
+        assertTrue(inc.getList("assessment.evidence.items.findAll { it.source != 'DRILL' }.fact.findAll { it?.metric == "
+                + "'DCGM_FI_DEV_XID_ERRORS' && it?.value == 79 }").isEmpty(), "the cluster's own readings show no XID: " + inc.prettify());
+        List<String> audited = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/audit?kind=evidence.collected&incident=" + incident)
+                .then().statusCode(200).extract().jsonPath().getList("items.payload.items.flatten().findAll { it.source == 'drill' }.summary");
+        assertEquals(synthetic, audited, "the synthetic reading is in the audited evidence, as the drill's");
+        assertFalse(given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/gpus/gpu-h100-04/3/history").then().statusCode(200)
+                .extract().asString().contains(incident), "and never in the GPU's fault history");
+        String page = given().get("/incidents/" + incident).then().statusCode(200).extract().asString();
+        assertTrue(page.contains("synthetic, not read from the cluster"), "and on the incident page");
+        assertTrue(inc.getList("actions.dryRun").stream().allMatch(Boolean.TRUE::equals) && !inc.getList("actions").isEmpty(),
+                "every action a dry run: " + inc.getList("actions"));
+        assertTrue(inc.getString("summary").startsWith("Shadow drill xid79-training-node: every action below is a dry run"),
+                inc.getString("summary"));
         List<String> forced = given().spec(TestAuth.bearer(TestAuth.VIEWER)).get("/api/v1/audit?kind=dry-run.forced&incident=" + incident)
                 .then().statusCode(200).extract().jsonPath().getList("items.payload.drills.flatten()");
-        assertTrue(forced.contains("xid79-training-node"), "the forced dry run is audited: " + forced);
-        assertEquals(List.of("xid79-training-node"), inbox.ofIncident(incident).stream()
-                .map(a -> a.alert().labels().get("acceltriage_drill")).distinct().toList(), "the incident's alerts carry the drill's marker");
+        assertEquals(List.of("xid79-training-node"), forced, "the forced dry run is audited, once");
+        List<Map<String, String>> labels = inbox.ofIncident(incident).stream().map(a -> a.alert().labels()).toList();
+        assertEquals(List.of("xid79-training-node"), labels.stream().map(l -> l.get("acceltriage_drill")).distinct().toList(),
+                "the incident's alerts carry the drill's marker");
+
+        // The same marker and the finished run's own token, from Alertmanager: the incident runs dry, but nothing is laid over it.
+        FreshFleet.forget(database, "gpu-h100-04");
+        String token = labels.get(0).get(ShadowOverlay.RUN_LABEL);
+        String fingerprint = Long.toHexString(System.nanoTime());
+        String forged = """
+                {"version":"4","groupKey":"{}:{alertname=\\"GpuXidDeviceFault\\"}","status":"%s","receiver":"acceltriage",
+                 "alerts":[{"status":"%s","labels":{"alertname":"GpuXidDeviceFault","node":"gpu-h100-04","gpu":"3","xid":"79",
+                   "acceltriage_drill":"xid79-training-node","acceltriage_drill_run":"%s"},"annotations":{},
+                   "startsAt":"%s","endsAt":"%s","fingerprint":"%s"}]}
+                """;
+        java.time.Instant now = java.time.Instant.now();
+        given().header("Authorization", "Bearer test-token").contentType("application/json")
+                .body(forged.formatted("firing", "firing", token, now, "0001-01-01T00:00:00Z", fingerprint)).post("/api/v1/alerts").then()
+                .statusCode(200);
+        try {
+            JsonPath other = awaitTriaged("gpu-h100-04", fingerprint);
+            assertTrue(other.getList("assessment.evidence.items.findAll { it.source == 'DRILL' }").isEmpty(), other.prettify());
+            assertEquals("none", other.getString("family"), "the healthy node's own readings decide: " + other.prettify());
+            assertEquals(List.of("xid79-training-node"), given().spec(TestAuth.bearer(TestAuth.VIEWER))
+                    .get("/api/v1/audit?kind=dry-run.forced&incident=" + other.getString("id")).then().statusCode(200).extract().jsonPath()
+                    .getList("items.payload.drills.flatten()"), "the marker alone still forces the dry run");
+        } finally {
+            given().header("Authorization", "Bearer test-token").contentType("application/json")
+                    .body(forged.formatted("resolved", "resolved", token, now, java.time.Instant.now(), fingerprint)).post("/api/v1/alerts");
+        }
         given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("{\"name\":\"serving-gpu\",\"mode\":\"chaos\"}")
                 .post("/api/v1/drills").then().statusCode(400).body("error", containsString("sandbox (inject the fault"));
+
+        // On another node of the cluster ("node": a real cluster's names are not the drill file's).
+        FreshFleet.forget(database, "gpu-h100-11");
+        JsonPath moved = given().config(PATIENT).spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json")
+                .body("{\"name\":\"xid79-training-node\",\"mode\":\"shadow\",\"node\":\"gpu-h100-11\"}").post("/api/v1/drills").then()
+                .statusCode(200).extract().jsonPath();
+        assertTrue(moved.getBoolean("passed"), moved.prettify());
+        JsonPath there = given().get("/api/v1/incidents/" + moved.getString("incidentId")).then().statusCode(200).extract().jsonPath();
+        assertEquals("gpu-h100-11", there.getString("node"), there.prettify());
+        assertEquals(List.of("drill xid79-training-node (synthetic, not read from the cluster): XID 79 on gpu-h100-11 GPU 3"),
+                there.getList("assessment.evidence.items.findAll { it.source == 'DRILL' }.summary"));
+        given().get("/api/v1/sandbox/nodes").then().body("find { it.name == 'gpu-h100-11' }.cordoned", equalTo(false));
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void signOut() {
+        TestAuth.signOut();
+    }
+
+    /** The incident of the node whose alerts include {@code fingerprint}, once triaged. */
+    private JsonPath awaitTriaged(String node, String fingerprint) throws InterruptedException {
+        java.time.Instant deadline = java.time.Instant.now().plusSeconds(60);
+        while (java.time.Instant.now().isBefore(deadline)) {
+            for (String id : given().queryParam("node", node).get("/api/v1/incidents").then().statusCode(200).extract().jsonPath()
+                    .<String>getList("items.id")) {
+                JsonPath one = given().get("/api/v1/incidents/" + id).then().statusCode(200).extract().jsonPath();
+                boolean ours = inbox.ofIncident(id).stream().anyMatch(a -> a.alert().fingerprint().equals(fingerprint));
+                if (ours && one.get("assessment") != null && !"triaging".equals(one.getString("state"))) return one;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no triaged incident for the alert " + fingerprint + " within 60 s");
     }
 
     @Test
     void badRequestsAreRefusedWithAReasonAndViewersMayOnlyRead() {
         given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("{\"name\":\"xid80-nowhere\"}")
                 .post("/api/v1/drills").then().statusCode(400).body("error", containsString("xid79-training-node"));
-        given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("{\"name\":\"serving-gpu\",\"node\":\"x\"}")
-                .post("/api/v1/drills").then().statusCode(400).body("error", containsString("\"node\" is unknown"));
+        given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("{\"name\":\"serving-gpu\",\"nodes\":\"x\"}")
+                .post("/api/v1/drills").then().statusCode(400).body("error", containsString("\"nodes\" is unknown"));
+        given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json")
+                .body("{\"name\":\"serving-gpu\",\"mode\":\"shadow\",\"node\":\"gpu-nowhere-99\"}")
+                .post("/api/v1/drills").then().statusCode(400).body("error", containsString("the cluster has no node 'gpu-nowhere-99'"));
+        given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json")
+                .body("{\"name\":\"serving-gpu\",\"mode\":\"shadow\",\"node\":\"GPU_node\"}")
+                .post("/api/v1/drills").then().statusCode(400).body("error", containsString("not a Kubernetes node name"));
+        given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json")
+                .body("{\"name\":\"serving-gpu\",\"node\":7}")
+                .post("/api/v1/drills").then().statusCode(400).body("error", containsString("node is the name of a node"));
         given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("{}")
                 .post("/api/v1/drills").then().statusCode(400).body("error", containsString("name is required"));
         given().spec(TestAuth.bearer(TestAuth.APPROVER)).contentType("application/json").body("[1,")

@@ -184,6 +184,31 @@ class PrometheusSourceTest {
     }
 
     @Test
+    void aRangeQueryIsEachSeriesPointsInTimeOrderAndABadWindowOrMetricIsRefusedBeforeAsking() throws Exception {
+        java.time.Instant to = java.time.Instant.now();
+        List<PrometheusSource.Series> series = source().history("gpu-h100-01", "DCGM_FI_DEV_FB_USED", to.minusSeconds(3), to,
+                Duration.ofSeconds(1));
+        assertEquals(1, series.size(), series.toString());
+        PrometheusSource.Series s = series.get(0);
+        assertEquals("DCGM_FI_DEV_FB_USED", s.name());
+        assertEquals("0", s.device(), "the GPU as a sample names it");
+        assertTrue(s.points().size() >= 3, "a point a second: " + s.points());
+        for (int i = 1; i < s.points().size(); i++) {
+            assertTrue(s.points().get(i).at().isAfter(s.points().get(i - 1).at()), "in time order: " + s.points());
+        }
+        assertTrue(s.points().stream().allMatch(p -> p.value() == 40960.0), s.points().toString());
+        assertThrows(IllegalArgumentException.class, () -> source().queryRange("up", to, to.minusSeconds(1), Duration.ofSeconds(1), "up"));
+        assertThrows(IllegalArgumentException.class,
+                () -> source().queryRange("up", to.minusSeconds(86_400), to, Duration.ofSeconds(1), "up"), "more than 1,000 points");
+        assertThrows(IllegalArgumentException.class,
+                () -> source().history("gpu-h100-01", "DCGM{x=\"1\"} or up", to.minusSeconds(3), to, Duration.ofSeconds(1)),
+                "a metric name only: nothing else reaches the query");
+        MetricsSource.EvidenceUnavailable e = assertThrows(MetricsSource.EvidenceUnavailable.class,
+                () -> source().queryRange("rate(up[", to.minusSeconds(3), to, Duration.ofSeconds(1), "up of the exporter"));
+        assertTrue(e.getMessage().startsWith("Prometheus refused the query for up of the exporter: HTTP 400 bad_data: "), e.getMessage());
+    }
+
+    @Test
     void anUnreachablePrometheusNamesTheUrlToCheck() {
         int closed = ServerProcess.freePort();
         MetricsSource.EvidenceUnavailable e = assertThrows(MetricsSource.EvidenceUnavailable.class,

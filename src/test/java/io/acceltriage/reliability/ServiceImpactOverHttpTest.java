@@ -5,55 +5,31 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.acceltriage.TestAuth;
-import io.acceltriage.testing.BackfilledPrometheus;
 import io.acceltriage.testing.FreshFleet;
-import io.acceltriage.testing.WorkloadSeries;
+import io.acceltriage.testing.PrometheusProfile;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The service impact of a fault, end to end: the service configured with a real Prometheus holding an
- * hour of the sandbox's vLLM deployment's series (serve/vllm-llama, one replica on gpu-a100-04, which
+ * hour of the sandbox's vLLM deployment's series (the shared {@link PrometheusProfile}) (serve/vllm-llama, one replica on gpu-a100-04, which
  * slowed and aborted requests after the fault); an alert about that node whose fault began 45 minutes
  * ago; the leader's watch reads the impact once, stores it in the audit trail and tells it; the API,
  * the incident page and the chat message show the figures Prometheus computed.
  */
 @QuarkusTest
-@TestProfile(ServiceImpactOverHttpTest.WithPrometheus.class)
+@TestProfile(PrometheusProfile.class)
 class ServiceImpactOverHttpTest {
 
     static final String NODE = "gpu-a100-04";
-    static final Instant FAULT = Instant.now().minus(Duration.ofMinutes(45)).truncatedTo(ChronoUnit.MINUTES);
-
-    /** The default test profile plus a Prometheus with the deployment's series (started once, for the profile's one start). */
-    public static class WithPrometheus implements QuarkusTestProfile {
-        static BackfilledPrometheus prometheus;
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            try {
-                if (prometheus == null) {
-                    prometheus = BackfilledPrometheus.start(WorkloadSeries.around(FAULT, "serve",
-                            List.of("vllm-llama-7d9f5c6b8-a", "vllm-llama-7d9f5c6b8-b", "vllm-llama-7d9f5c6b8-c"), "vllm-llama-7d9f5c6b8-b",
-                            "ml", List.of("llama-pretrain-0"), "none"), "vllm:e2e_request_latency_seconds_count");
-                    Runtime.getRuntime().addShutdownHook(new Thread(prometheus::close));
-                }
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-            return Map.of("acceltriage.prometheus.url", prometheus.url(), "acceltriage.impact.window", "15m");
-        }
-    }
+    static final Instant FAULT = PrometheusProfile.FAULT;
 
     @jakarta.inject.Inject
     io.acceltriage.policy.Breaker freshBreaker;

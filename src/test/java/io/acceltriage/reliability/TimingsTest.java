@@ -63,6 +63,26 @@ class TimingsTest {
         assertEquals(Duration.ofSeconds(3600), t.toResolve());
     }
 
+    static AuditRecord finished(Instant at, boolean dryRun) {
+        var payload = JsonNodeFactory.instance.objectNode().put("action", "act-1").put("dryRun", dryRun);
+        return new AuditRecord(1, at, "inc-1", AuditKind.ACTION_FINISHED, "agent", payload, "p", "h");
+    }
+
+    @Test
+    void aDryRunMitigatesOnlyAShadowDrillsIncidentNotARealOneUnderAPolicyWideDryRun() {
+        List<AuditRecord> trail = List.of(record(AuditKind.VERDICT, T0.plusSeconds(1)), finished(T0.plusSeconds(2), true),
+                finished(T0.plusSeconds(5), false));
+        assertEquals(Duration.ofSeconds(5), Timings.of(incident(null), List.of(alert(T0, T0)), trail, List.of(), T0.plusSeconds(60))
+                .toMitigate(), "the dry run changed nothing; the real action 5 s after mitigated");
+        assertNull(Timings.of(incident(null), List.of(alert(T0, T0)), trail.subList(0, 2), List.of(), T0.plusSeconds(60)).toMitigate(),
+                "a real incident whose only action ran dry (policy-wide dryRun: true) is not mitigated");
+        StoredAlert drill = new StoredAlert(1, new Alert("fp", "gk", AlertStatus.FIRING,
+                Map.of("alertname", "GpuXidError", "node", NODE, io.acceltriage.policy.ForcedDryRun.DRILL_LABEL, "xid79-training-node"),
+                Map.of(), T0, null, null), T0, "inc-1");
+        assertEquals(Duration.ofSeconds(2), Timings.of(incident(null), List.of(drill), trail.subList(0, 2), List.of(), T0.plusSeconds(60))
+                .toMitigate(), "a shadow drill's incident counts what would have mitigated it");
+    }
+
     @Test
     void aStageThatDidNotHappenIsUnknownNotZero() {
         IncidentTiming t = Timings.of(incident(null), List.of(alert(T0, T0)), List.of(record(AuditKind.DIAGNOSIS, T0.plusSeconds(1))),

@@ -28,6 +28,14 @@ public final class BackfilledPrometheus implements AutoCloseable {
 
     /** Backfills {@code openMetrics} (ending in {@code # EOF}) and starts Prometheus on it; waits until {@code probe} has a value. */
     public static BackfilledPrometheus start(String openMetrics, String probe) throws IOException, InterruptedException {
+        return start(openMetrics, probe, null);
+    }
+
+    /**
+     * As {@link #start(String, String)}, and scraping {@code target} (host:port of an exporter a test serves)
+     * every second, so the same Prometheus holds the past and what the test exposes now.
+     */
+    public static BackfilledPrometheus start(String openMetrics, String probe, String target) throws IOException, InterruptedException {
         ServerProcess.requireBinary(PROMETHEUS, "prometheus");
         ServerProcess.requireBinary(PROMTOOL, "prometheus");
         Path dir = ServerProcess.tempDir("acceltriage-backfill-");
@@ -38,7 +46,15 @@ public final class BackfilledPrometheus implements AutoCloseable {
                 .redirectErrorStream(true).start();
         String out = new String(backfill.getInputStream().readAllBytes());
         if (backfill.waitFor() != 0) fail("promtool could not backfill the series: " + out);
-        Files.writeString(dir.resolve("prometheus.yml"), "global:\n  scrape_interval: 15s\n");
+        Files.writeString(dir.resolve("prometheus.yml"), target == null ? "global:\n  scrape_interval: 15s\n" : """
+                global:
+                  scrape_interval: 1s
+                scrape_configs:
+                  - job_name: cluster
+                    honor_labels: true
+                    static_configs:
+                      - targets: ['%s']
+                """.formatted(target));
         int port = ServerProcess.freePort();
         String url = "http://127.0.0.1:" + port;
         ServerProcess p = ServerProcess.start("prometheus", dir, List.of(PROMETHEUS, "--config.file=" + dir.resolve("prometheus.yml"),
@@ -51,6 +67,11 @@ public final class BackfilledPrometheus implements AutoCloseable {
             return r != null && r.contains("\"value\"");
         });
         return prometheus;
+    }
+
+    /** Waits until {@code ready} holds, failing the test with what the process printed if it does not within {@code within}. */
+    public void await(String what, Duration within, java.util.function.BooleanSupplier ready) {
+        process.await(what, within, ready);
     }
 
     public String url() {

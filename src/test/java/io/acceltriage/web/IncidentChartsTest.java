@@ -41,4 +41,33 @@ class IncidentChartsTest {
         assertTrue(sparks.get(0).svg().contains("DCGM_FI_DEV_XID_ERRORS: 79 at the alert"), sparks.get(0).svg());
         assertTrue(IncidentCharts.sparklines(null).isEmpty());
     }
+
+    private static IncidentView incident(JsonNode assessment) {
+        java.time.Instant opened = java.time.Instant.parse("2026-12-01T12:00:00Z");
+        return new IncidentView("inc-1", "node:n1", "n1", "mitigated", "device", 0.9, 1, opened, opened, null, "s", List.of(), assessment,
+                List.of(), List.of());
+    }
+
+    @Test
+    void withTheExporterSourceThePageSaysItDrawsTheStoredPairAndHowToGetTheHistory() {
+        IncidentCharts.View v = new IncidentCharts(java.util.Optional.empty()).of(incident(assessment(reading("E1", "DCGM_FI_DEV_GPU_TEMP", 91, 60.0), "")),
+                java.time.Instant.now());
+        assertEquals(1, v.sparks().size());
+        assertTrue(v.sparks().get(0).svg().contains("points=\"3.0,25.0 117.0,3.0\""), "the stored pair: " + v.sparks().get(0).svg());
+        assertTrue(v.note().contains("the exporter source keeps no history") && v.note().contains("ACCELTRIAGE_METRICS_SOURCE=prometheus"),
+                v.note());
+    }
+
+    @Test
+    void aPrometheusThatDoesNotAnswerLeavesTheStoredPairAndSaysWhy() {
+        int closed = io.acceltriage.testing.ServerProcess.freePort();
+        var unreachable = new io.acceltriage.evidence.PrometheusSource(java.net.URI.create("http://127.0.0.1:" + closed),
+                java.time.Duration.ofSeconds(2), java.time.Duration.ofMinutes(10));
+        IncidentCharts.View v = new IncidentCharts(java.util.Optional.of(unreachable))
+                .of(incident(assessment(reading("E1", "DCGM_FI_DEV_GPU_TEMP", 91, 60.0), "")), java.time.Instant.now());
+        assertTrue(v.sparks().get(0).svg().contains("points=\"3.0,25.0 117.0,3.0\""), v.sparks().get(0).svg());
+        assertTrue(v.note().startsWith("Prometheus did not answer for the history (Prometheus unreachable at http://127.0.0.1:" + closed),
+                v.note());
+        assertTrue(new IncidentCharts(java.util.Optional.of(unreachable)).of(incident(null), java.time.Instant.now()).sparks().isEmpty());
+    }
 }

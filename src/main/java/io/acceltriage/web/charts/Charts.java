@@ -155,9 +155,21 @@ public final class Charts {
      * (an index, or -1) draws a vertical rule there, e.g. the moment of the fault.
      */
     public static String sparkline(String title, List<Double> values, int mark) {
+        List<Point> points = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) points.add(new Point(i, values.get(i) == null ? Double.NaN : values.get(i)));
+        return sparkline(title, points, mark >= 0 && mark < values.size() ? mark : Double.NaN, 0, Math.max(1, values.size() - 1));
+    }
+
+    /**
+     * A sparkline over an x axis of its own (e.g. seconds since the epoch): the points placed at their
+     * x between {@code fromX} and {@code toX}, so a gap in the series shows as one; {@code markX} (NaN for
+     * none) draws a vertical rule there, e.g. the moment of the fault. Any value that is not finite
+     * (a NaN reading) makes it "no data" rather than a line that lies.
+     */
+    public static String sparkline(String title, List<Point> points, double markX, double fromX, double toX) {
         int w = 120;
         int h = 28;
-        List<Double> finite = values.stream().filter(v -> v != null && Double.isFinite(v)).toList();
+        List<Double> finite = points.stream().map(Point::y).filter(Double::isFinite).toList();
         StringBuilder svg = new StringBuilder("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"sparkline\" role=\"img\" width=\"")
                 .append(w).append("\" height=\"").append(h).append("\" viewBox=\"0 0 ").append(w).append(' ').append(h).append("\"><title>")
                 .append(escape(title));
@@ -166,23 +178,23 @@ public final class Charts {
                     .append(value(finite.stream().mapToDouble(Double::doubleValue).max().orElse(0), "")).append(')');
         }
         svg.append("</title>");
-        if (finite.size() != values.size() || finite.isEmpty()) {
+        if (finite.size() != points.size() || finite.isEmpty()) {
             return svg.append("<text x=\"2\" y=\"18\" font-size=\"11\" fill=\"#9aa5b1\">no data</text></svg>").toString();
         }
         double lo = finite.stream().mapToDouble(Double::doubleValue).min().orElse(0);
         double hi = finite.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        Scale x = new Scale(0, Math.max(1, values.size() - 1), 3, w - 3);
+        Scale x = new Scale(fromX, toX > fromX ? toX : fromX + 1, 3, w - 3);
         Scale y = hi == lo ? new Scale(lo - 1, hi + 1, h - 3, 3) : new Scale(lo, hi, h - 3, 3);
-        if (mark >= 0 && mark < values.size()) {
-            svg.append("<line class=\"mark\" x1=\"").append(num(x.at(mark))).append("\" y1=\"0\" x2=\"").append(num(x.at(mark)))
+        if (Double.isFinite(markX) && markX >= fromX && markX <= toX) {
+            svg.append("<line class=\"mark\" x1=\"").append(num(x.at(markX))).append("\" y1=\"0\" x2=\"").append(num(x.at(markX)))
                     .append("\" y2=\"").append(h).append("\" stroke=\"#ff7b72\" stroke-dasharray=\"2,2\"/>");
         }
         svg.append("<polyline fill=\"none\" stroke=\"#58a6ff\" stroke-width=\"1.5\" points=\"");
-        for (int i = 0; i < values.size(); i++) svg.append(num(x.at(i))).append(',').append(num(y.at(values.get(i)))).append(' ');
+        for (Point p : points) svg.append(num(x.at(p.x()))).append(',').append(num(y.at(p.y()))).append(' ');
         svg.setLength(svg.length() - 1);
         svg.append("\"/>");
-        int last = values.size() - 1;
-        svg.append("<circle cx=\"").append(num(x.at(last))).append("\" cy=\"").append(num(y.at(values.get(last))))
+        Point last = points.get(points.size() - 1);
+        svg.append("<circle cx=\"").append(num(x.at(last.x()))).append("\" cy=\"").append(num(y.at(last.y())))
                 .append("\" r=\"2\" fill=\"#58a6ff\"/>");
         return svg.append("</svg>").toString();
     }
