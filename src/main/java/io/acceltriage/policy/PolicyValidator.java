@@ -208,6 +208,9 @@ final class PolicyValidator {
         if (p.checkpoints() != null) {
             checkpoints(p.checkpoints());
         }
+        if (p.rollouts() != null && p.rollouts().canary() != null) {
+            canary(p.rollouts().canary());
+        }
         if (p.silences() != null) {
             if (p.silences().maxDuration() == null) {
                 fail("silences.maxDuration is required when silences is given, e.g. 4h", "silences");
@@ -258,6 +261,39 @@ final class PolicyValidator {
             if (d == null || d.isZero() || d.isNegative() || d.compareTo(java.time.Duration.ofHours(24)) > 0) {
                 fail("checkpoints.maxWait must be more than 0 and at most 24h (a degraded device is taken out within a day), got "
                         + c.maxWait(), "checkpoints", "maxWait");
+            }
+        }
+    }
+
+    /** The node-agent roles the canary may watch, as {@code knowledge/node-agents.yaml} names them. */
+    static final List<String> CANARY_AGENTS = List.of("driver", "device-plugin", "exporter");
+
+    private void canary(Policy.Canary c) {
+        if (c.agents() == null || c.agents().isEmpty()) {
+            fail("rollouts.canary.agents is required: the node-agent roles whose rollouts a canary validates, some of "
+                    + CANARY_AGENTS, "rollouts", "canary", "agents");
+        }
+        for (String a : c.agents()) {
+            if (!CANARY_AGENTS.contains(a)) {
+                fail("rollouts.canary.agents: '" + a + "' is not a node-agent role; one of " + CANARY_AGENTS, "rollouts", "canary", "agents");
+            }
+        }
+        if (c.nodes() != null && (c.nodes() < 1 || c.nodes() > 100)) {
+            fail("rollouts.canary.nodes must be 1 to 100, got " + c.nodes(), "rollouts", "canary", "nodes");
+        }
+        if (c.level() != null && (c.level() < 1 || c.level() > 4)) {
+            fail("rollouts.canary.level must be a dcgmi diag level, 1 to 4, got " + c.level(), "rollouts", "canary", "level");
+        }
+        duration(c.timeout(), "rollouts", "canary", "timeout");
+        if (c.timeout() != null) {
+            java.time.Duration d;
+            try {
+                d = Durations.parse(c.timeout());
+            } catch (ArithmeticException e) {
+                d = null;
+            }
+            if (d == null || d.isZero() || d.isNegative() || d.compareTo(java.time.Duration.ofHours(24)) > 0) {
+                fail("rollouts.canary.timeout must be more than 0 and at most 24h, got " + c.timeout(), "rollouts", "canary", "timeout");
             }
         }
     }
