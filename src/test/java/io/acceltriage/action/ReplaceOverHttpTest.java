@@ -158,13 +158,15 @@ class ReplaceOverHttpTest {
 
     /**
      * A node whose GPU has had five fatal XIDs today is a repeat offender: the XID 79 that would send it for a
-     * reboot gets replace-node proposed instead (its pool's handshake repairer can replace), for a person.
+     * reboot gets replace-node proposed instead (its pool's handshake repairer can replace), for a person; the
+     * replacement that joins is validated and returned, since the old node's history is not the new hardware's.
      */
     @Test
     void aRepeatOffenderNeedingARebootIsProposedForReplacementInstead() {
         FreshFleet.prepare(database, breaker);
         String node = CAPI_PEER;
         FreshFleet.forget(database, node);
+        String replacement = null;
         try {
             Instant start = Instant.now();
             for (int i = 1; i <= 5; i++) {
@@ -185,9 +187,27 @@ class ReplaceOverHttpTest {
             List<Map<String, Object>> all = given().get("/api/v1/actions").jsonPath().getList("items");
             assertTrue(all.stream().noneMatch(a -> "reboot-node".equals(a.get("kind")) && node.equals(a.get("target"))),
                     "no reboot for hardware that must go: " + all);
+
+            // The replacement is new hardware: the old node's history does not keep it out of service.
+            Map<String, Object> validate = AwaitedActions.await("validate-node", node, "awaiting_approval");
+            Map<String, Object> back = AwaitedActions.await("return-node", node, "awaiting_approval");
+            assertEquals("planned", approve(validate).getString("status"));
+            JsonPath replaced = approve(replace);
+            assertEquals("succeeded", replaced.getString("status"), replaced.getString("message"));
+            String fresh = client.nodes().list().getItems().stream()
+                    .filter(n -> node.equals(n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get("acceltriage.io/replaces")))
+                    .map(n -> n.getMetadata().getName()).findFirst().orElseThrow(() -> new AssertionError("no node replaces " + node));
+            replacement = fresh;
+            await(() -> "succeeded".equals(status(validate)), "the validation ran on the replacement: " + status(validate));
+            await(() -> String.valueOf(given().get("/api/v1/actions/" + back.get("id")).jsonPath().getString("detail"))
+                    .contains("ready for approval"), "return-node is proposed once the replacement's validation passed");
+            JsonPath returned = approve(back);
+            assertEquals("succeeded", returned.getString("status"), returned.getString("message"));
+            assertEquals(Boolean.FALSE, node(fresh).orElseThrow().get("cordoned"), "the offender's replacement serves in its place");
         } finally {
             given().post("/api/v1/sandbox/reset").then().statusCode(200);
             FreshFleet.forget(database, node);
+            if (replacement != null) FreshFleet.forget(database, replacement);
         }
     }
 

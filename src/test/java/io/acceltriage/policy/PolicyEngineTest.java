@@ -339,6 +339,19 @@ class PolicyEngineTest {
     }
 
     @Test
+    void theRulesReturnOfARepeatOffendersReplacementIsJudgedAsNewHardwareAnyOtherReturnOnTheOldNodesHistory() {
+        PolicyEngine e = engine(RECOVERY + "repeatOffenders: {remediationsPerNode: 50}\n");
+        for (int h = 1; h <= 5; h++) fatal.add(new Seen("n1", "2", NOW.minusSeconds(3600L * h)));
+        assertEquals(ActionKind.REPLACE_NODE, e.repairRoute("n1", null).kind(), "the offender's route replaces it");
+        Verdict byRules = e.decide(new Proposal(ActionKind.RETURN_NODE, "n1", "return its replacement", List.of(), "rules"), DEVICE);
+        assertEquals(Decision.ALLOW, byRules.decision(), "the replacement the route brings has no history: " + byRules);
+        Verdict byModel = e.decide(new Proposal(ActionKind.RETURN_NODE, "n1", "return it", List.of(), "model"), DEVICE);
+        assertEquals("repeatOffenders.fatalXidsPerGpu", byModel.rule(), "another proposer's return is the old node's: " + byModel);
+        assertEquals(Decision.ALLOW, e.decide(new Proposal(ActionKind.RETURN_NODE, "n2", "", List.of(), "rules"), DEVICE).decision(),
+                "no offender, nothing changes");
+    }
+
+    @Test
     void aGpuResetNeedsADeviceDiagnosisAndIsJudgedOnItsNode() {
         assertEquals("family", engine(RECOVERY).decide(of(ActionKind.RESET_GPU, "n1/1"), INFRA).rule());
         assertEquals("family", engine(RECOVERY).decide(of(ActionKind.REPAIR_NODE, "n1"), APP).rule());
