@@ -131,6 +131,9 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
     /** The protocols whose repairer only replaces nodes, never reboots one: Karpenter ends the instance. */
     public static final java.util.Set<String> REPLACE_ONLY_PROTOCOLS = java.util.Set.of("karpenter");
 
+    /** medik8s remediation kinds that replace the node instead of rebooting it (medik8s machine-deletion-remediation). */
+    public static final java.util.Set<String> REPLACING_REMEDIATIONS = java.util.Set.of("MachineDeletionRemediation");
+
     /** Whether the repairer of {@code pool} can reboot a node (every protocol can replace one). */
     public boolean repairCanReboot(String pool) {
         return !REPLACE_ONLY_PROTOCOLS.contains(repairProtocol(pool));

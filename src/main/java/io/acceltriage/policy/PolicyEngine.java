@@ -274,6 +274,16 @@ public final class PolicyEngine {
         if (!pol.repairCanReboot(pool)) {
             return new RepairRoute(ActionKind.REPLACE_NODE, protocol, protocol + " never reboots a node");
         }
+        // Whether this repairer reboots is the cluster's (Cluster API: the health check's template) or the policy's own
+        // (medik8s: the remediation kind acceltriage creates); a reboot asked of one that replaces would wait in vain.
+        if ("clusterapi".equals(protocol) && cluster != null) {
+            Optional<String> replaced = cluster.machineReplacedOnRepair(node);
+            if (replaced.isPresent()) return new RepairRoute(ActionKind.REPLACE_NODE, protocol, replaced.get());
+        }
+        if ("medik8s".equals(protocol) && pol.remediation() != null && Policy.REPLACING_REMEDIATIONS.contains(pol.remediation().kind())) {
+            return new RepairRoute(ActionKind.REPLACE_NODE, protocol, "its remediation " + pol.remediation().kind()
+                    + " deletes the node's Machine, it never reboots");
+        }
         Instant now = clock.instant();
         Optional<Verdict> offender = repeatOffender(pol, new Proposal(ActionKind.REPAIR_NODE, node, "", List.of(), "policy"), now)
                 .or(() -> repeatOffender(pol, new Proposal(ActionKind.RETURN_NODE, node, "", List.of(), "policy"), now));

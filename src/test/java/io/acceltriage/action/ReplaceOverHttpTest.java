@@ -153,6 +153,34 @@ class ReplaceOverHttpTest {
         }
     }
 
+    /**
+     * The same XID in the Cluster API pool as the sandbox seeds it: its MachineHealthCheck names no remediationTemplate,
+     * so Cluster API would delete the Machine rather than reboot it; the planner reads that and proposes replace-node.
+     */
+    @Test
+    void xid79InAClusterApiPoolWhoseHealthCheckHasNoRemediationTemplateIsProposedForReplacement() {
+        FreshFleet.prepare(database, breaker);
+        try {
+            for (String n : List.of(CAPI_NODE, CAPI_PEER)) client.nodes().withName(n).edit(x -> {
+                x.getMetadata().getLabels().put("acceltriage.io/pool", CAPI_POOL);
+                return x;
+            });
+            // GPU 5: the reboot test of this class faults GPU 1, and a GPU that faults again after its repair is escalated instead
+            given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"" + CAPI_NODE + "\",\"gpu\":5,\"xid\":79}")
+                    .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
+            Map<String, Object> replace = AwaitedActions.await("replace-node", CAPI_NODE, "awaiting_approval");
+            String incident = given().get("/api/v1/incidents/" + replace.get("incident")).then().statusCode(200).extract().asString();
+            assertTrue(incident.contains("to its pool's repairer (clusterapi) to replace it, as its MachineHealthCheck capi-fleet/")
+                    && incident.contains("names no remediationTemplate"), incident);
+            List<Map<String, Object>> all = given().get("/api/v1/actions").jsonPath().getList("items");
+            assertTrue(all.stream().noneMatch(a -> "reboot-node".equals(a.get("kind")) && CAPI_NODE.equals(a.get("target"))),
+                    "no reboot that would wait for a node Cluster API deletes: " + all);
+        } finally {
+            given().post("/api/v1/sandbox/reset").then().statusCode(200);
+            FreshFleet.forget(database, CAPI_NODE);
+        }
+    }
+
     @Inject
     io.acceltriage.history.FaultHistory history;
 
