@@ -250,18 +250,21 @@ final class PolicyValidator {
             fail("checkpoints.tool: '" + c.tool() + "' is not a tool name of tools/ (e.g. training_last_checkpoint)",
                     "checkpoints", "tool");
         }
-        duration(c.maxWait(), "checkpoints", "maxWait");
-        if (c.maxWait() != null) {
-            java.time.Duration d;
-            try {
-                d = Durations.parse(c.maxWait());
-            } catch (ArithmeticException e) {
-                d = null;
-            }
-            if (d == null || d.isZero() || d.isNegative() || d.compareTo(java.time.Duration.ofHours(24)) > 0) {
-                fail("checkpoints.maxWait must be more than 0 and at most 24h (a degraded device is taken out within a day), got "
-                        + c.maxWait(), "checkpoints", "maxWait");
-            }
+        atMostADay(c.maxWait(), " (a degraded device is taken out within a day)", "checkpoints", "maxWait");
+    }
+
+    /** A duration more than 0 and at most 24h, or absent; else the key, why, and the value. */
+    private void atMostADay(String value, String why, String... path) {
+        duration(value, path);
+        if (value == null) return;
+        java.time.Duration d;
+        try {
+            d = Durations.parse(value);
+        } catch (ArithmeticException e) {
+            d = null; // more seconds than a Duration holds: refused as too long
+        }
+        if (d == null || d.isZero() || d.isNegative() || d.compareTo(java.time.Duration.ofHours(24)) > 0) {
+            fail(String.join(".", path) + " must be more than 0 and at most 24h" + why + ", got " + value, path);
         }
     }
 
@@ -284,18 +287,7 @@ final class PolicyValidator {
         if (c.level() != null && (c.level() < 1 || c.level() > 4)) {
             fail("rollouts.canary.level must be a dcgmi diag level, 1 to 4, got " + c.level(), "rollouts", "canary", "level");
         }
-        duration(c.timeout(), "rollouts", "canary", "timeout");
-        if (c.timeout() != null) {
-            java.time.Duration d;
-            try {
-                d = Durations.parse(c.timeout());
-            } catch (ArithmeticException e) {
-                d = null;
-            }
-            if (d == null || d.isZero() || d.isNegative() || d.compareTo(java.time.Duration.ofHours(24)) > 0) {
-                fail("rollouts.canary.timeout must be more than 0 and at most 24h, got " + c.timeout(), "rollouts", "canary", "timeout");
-            }
-        }
+        atMostADay(c.timeout(), "", "rollouts", "canary", "timeout");
     }
 
     private void objectives(List<Policy.Objective> objectives) {
