@@ -67,7 +67,7 @@ class CanaryRolloutOverHttpTest {
                     .get("/api/v1/audit").then().statusCode(200).extract().jsonPath().getList("items");
             String reasons = escalations.stream().map(r -> String.valueOf(((Map<?, ?>) r.get("payload")).get("reasons")))
                     .filter(r -> r.contains(bad) || r.contains("stays held")).findFirst().orElse("");
-            assertTrue(reasons.contains("software (Deployment) failed on GPU 0: Error calling NVML API nvmlInit: Driver/library version mismatch"),
+            assertTrue(reasons.contains("software (Deployment) failed on GPU 0, GPU 1, GPU 2, GPU 3, GPU 4, GPU 5, GPU 6, GPU 7: Error calling NVML API nvmlInit: Driver/library version mismatch"),
                     escalations.toString());
             sleep(3000);
             assertEquals(reached, onRevision(bad), "nothing more rolls while held");

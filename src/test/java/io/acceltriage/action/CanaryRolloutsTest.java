@@ -102,7 +102,7 @@ class CanaryRolloutsTest {
         RolloutCanary c = ended.get(0);
         assertFalse(c.released());
         assertEquals(2, c.failures().size(), c.toString());
-        assertTrue(c.failures().get(0).contains("dcgmi diag -r 1: software (Deployment) failed on GPU 0: Error calling NVML API nvmlInit:"
+        assertTrue(c.failures().get(0).contains("dcgmi diag -r 1: software (Deployment) failed on GPU 0, GPU 1, GPU 2, GPU 3, GPU 4, GPU 5, GPU 6, GPU 7: Error calling NVML API nvmlInit:"
                 + " Driver/library version mismatch"), c.failures().get(0));
         DaemonSet ds = exporter();
         assertEquals("OnDelete", ds.getSpec().getUpdateStrategy().getType(), "held");
