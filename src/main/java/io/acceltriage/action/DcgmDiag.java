@@ -32,10 +32,20 @@ record DcgmDiag(String version, List<Failure> failures, int tests) {
         return failures.isEmpty();
     }
 
-    /** The failures as one line a person reads: every failing test and its message. */
+    /**
+     * The failures as one line a person reads: every failing test and its message; one test failing the same way on
+     * several entities (a broken driver stack fails every GPU) is said once, naming them all.
+     */
     String words() {
+        java.util.Map<String, List<Failure>> same = new java.util.LinkedHashMap<>();
+        for (Failure f : failures) same.computeIfAbsent(f.category() + "\u0000" + f.test() + "\u0000" + f.message(), k -> new ArrayList<>()).add(f);
         StringBuilder b = new StringBuilder();
-        for (Failure f : failures) b.append(b.isEmpty() ? "" : "; ").append(f);
+        for (List<Failure> group : same.values()) {
+            Failure f = group.get(0);
+            String on = String.join(", ", group.stream().map(Failure::entity).toList());
+            b.append(b.isEmpty() ? "" : "; ").append(group.size() == 1 ? f.toString()
+                    : new Failure(f.category(), f.test(), on, f.message()).toString());
+        }
         return b.toString();
     }
 

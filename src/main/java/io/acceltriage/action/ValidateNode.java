@@ -1,20 +1,11 @@
 package io.acceltriage.action;
 
-import io.acceltriage.config.DataFiles;
 import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Policy;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -85,42 +76,63 @@ final class ValidateNode implements Mitigation {
         if (n == null) return Outcome.failed("node " + node + " does not exist", false);
         Policy p = policy.get();
         int level = p == null ? 2 : p.validationLevel(pool(n));
+        java.time.Duration timeout = p == null ? java.time.Duration.ofMinutes(30) : p.validationTimeout();
+        Diagnosis d = diagnose(client, p, timing, n, level, timeout, dryRun);
+        if (d.dryRun()) return Outcome.done(d.words());
+        if (!d.ran()) return Outcome.failed(node + " stays fenced: " + d.words(), false);
+        mark(node, d.passed(), d.words());
+        return d.passed() ? Outcome.done(node + " passed validation: " + d.words()) : Outcome.failed(node + " stays fenced: " + d.words(), false);
+    }
+
+    /**
+     * What one DCGM diagnostic of a node said: {@code ran} when it wrote a result (then {@code passed} and DCGM's
+     * words), else why there is none (template, timeout, no JSON), which is never a pass.
+     */
+    record Diagnosis(boolean ran, boolean passed, boolean dryRun, String words) {}
+
+    /**
+     * Runs {@code dcgmi diag -r level} as a Job pinned to the node and reads its JSON back: the part of validate-node
+     * the rollout canary shares. A Job of this node still running is waited for rather than a second started; a passed
+     * Job is deleted, a failed one stays for a person.
+     */
+    static Diagnosis diagnose(KubernetesClient client, Policy p, Timing timing, Node n, int level, java.time.Duration timeout,
+            boolean dryRun) {
+        String node = n.getMetadata().getName();
         String namespace = p == null ? "acceltriage" : p.validationNamespace();
-        String name = jobName(node);
         Job job;
         try {
-            job = render(p == null ? Policy.DEFAULT_VALIDATION_TEMPLATE : p.validationTemplate(), name, namespace, node, level, gpus(n));
+            job = Jobs.render(client, p == null ? Policy.DEFAULT_VALIDATION_TEMPLATE : p.validationTemplate(), Map.of("name", jobName(node),
+                    "namespace", namespace, "node", node, "level", String.valueOf(level), "gpus", String.valueOf(gpus(n))), CONTAINER, JOB_LABEL);
         } catch (RuntimeException e) {
-            return Outcome.failed("the validation template cannot be used: " + e.getMessage()
-                    + "; fix repair.validation.template in the policy", false);
+            return new Diagnosis(false, false, false, "the validation template cannot be used: " + e.getMessage()
+                    + "; fix repair.validation.template in the policy");
         }
         String run = "dcgmi diag -r " + level;
         if (dryRun) {
             client.batch().v1().jobs().inNamespace(namespace).resource(job).dryRun().create();
-            return Outcome.done("dry run: would run " + run + " on " + node + " as Job " + namespace + "/" + name);
+            return new Diagnosis(false, false, true, "dry run: would run " + run + " on " + node + " as Job " + namespace + "/"
+                    + job.getMetadata().getName());
         }
-        Job running = unfinished(namespace, node).orElseGet(() -> client.batch().v1().jobs().inNamespace(namespace).resource(job).create());
+        Job running = client.batch().v1().jobs().inNamespace(namespace).withLabel(JOB_LABEL, node).list().getItems().stream()
+                .filter(j -> !Jobs.finished(j)).findFirst()
+                .orElseGet(() -> client.batch().v1().jobs().inNamespace(namespace).resource(job).create());
         String jobName = running.getMetadata().getName();
-        java.time.Duration timeout = p == null ? java.time.Duration.ofMinutes(30) : p.validationTimeout();
-        boolean finished = timing.until(timeout, () -> finished(client.batch().v1().jobs().inNamespace(namespace).withName(jobName).get()));
+        boolean finished = timing.until(timeout, () -> Jobs.finished(client.batch().v1().jobs().inNamespace(namespace).withName(jobName).get()));
         if (!finished) {
-            return Outcome.failed(node + " stays fenced: " + run + " (Job " + namespace + "/" + jobName + ") did not finish within "
-                    + timeout.toMinutes() + " min; look at the Job's pod", false);
+            return new Diagnosis(false, false, false, run + " (Job " + namespace + "/" + jobName + ") did not finish within "
+                    + timeout.toMinutes() + " min; look at the Job's pod");
         }
-        Optional<DcgmDiag> diag = log(namespace, jobName).flatMap(DcgmDiag::parse);
+        Optional<DcgmDiag> diag = Jobs.log(client, namespace, jobName, CONTAINER).flatMap(DcgmDiag::parse);
         if (diag.isEmpty()) {
-            return Outcome.failed(node + " stays fenced: " + run + " (Job " + namespace + "/" + jobName
-                    + ") wrote no diagnostic result to its log; look at the Job's pod", false);
+            return new Diagnosis(false, false, false, run + " (Job " + namespace + "/" + jobName
+                    + ") wrote no diagnostic result to its log; look at the Job's pod");
         }
         DcgmDiag d = diag.get();
-        String words = d.passed() ? run + ": Pass (" + d.tests() + " tests)" : run + ": " + d.words();
-        mark(node, d.passed(), words);
-        if (!d.passed()) {
-            return Outcome.failed(node + " stays fenced: " + words, false);
+        if (d.passed()) {
+            client.batch().v1().jobs().inNamespace(namespace).withName(jobName)
+                    .withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
         }
-        client.batch().v1().jobs().inNamespace(namespace).withName(jobName)
-                .withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
-        return Outcome.done(node + " passed validation: " + words);
+        return new Diagnosis(true, d.passed(), false, d.passed() ? run + ": Pass (" + d.tests() + " tests)" : run + ": " + d.words());
     }
 
     private void mark(String node, boolean passed, String words) {
@@ -158,71 +170,6 @@ final class ValidateNode implements Mitigation {
 
     /** A Job name within 63 characters, unique per run, that still names the node. */
     static String jobName(String node) {
-        String suffix = Long.toString(System.currentTimeMillis() % 2_176_782_336L, 36);
-        String head = "validate-" + node;
-        if (head.length() > 62 - suffix.length()) head = head.substring(0, 62 - suffix.length()).replaceAll("[-.]+$", "");
-        return head + "-" + suffix;
-    }
-
-    /** A validation Job of this node still running (a resumed action waits for it instead of starting a second). */
-    private Optional<Job> unfinished(String namespace, String node) {
-        return client.batch().v1().jobs().inNamespace(namespace).withLabel(JOB_LABEL, node).list().getItems().stream()
-                .filter(j -> !finished(j)).findFirst();
-    }
-
-    static boolean finished(Job j) {
-        if (j == null || j.getStatus() == null) return false;
-        return (j.getStatus().getSucceeded() != null && j.getStatus().getSucceeded() > 0)
-                || (j.getStatus().getFailed() != null && j.getStatus().getFailed() > 0);
-    }
-
-    /** The diagnostic container's log of the Job's pod (the Job controller labels it job-name). */
-    private Optional<String> log(String namespace, String job) {
-        return log(client, namespace, job, CONTAINER);
-    }
-
-    /** The log of {@code container} in the Job's pod (the Job controller labels it job-name); empty when there is none. */
-    static Optional<String> log(KubernetesClient client, String namespace, String job, String container) {
-        List<Pod> pods = client.pods().inNamespace(namespace).withLabel("job-name", job).list().getItems();
-        for (Pod pod : pods) {
-            try {
-                String text = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).inContainer(container).getLog();
-                if (text != null && !text.isBlank()) return Optional.of(text);
-            } catch (KubernetesClientException e) {
-                // a pod gone or its log unavailable: try the next one, else report no result
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** The template with its placeholders filled, as a Job; fails with the reason when it is not one. */
-    Job render(String template, String name, String namespace, String node, int level, int gpus) {
-        String text = read(template).replace("${name}", name).replace("${namespace}", namespace).replace("${node}", node)
-                .replace("${level}", String.valueOf(level)).replace("${gpus}", String.valueOf(gpus));
-        Object parsed = client.getKubernetesSerialization().unmarshal(text);
-        if (!(parsed instanceof Job job)) throw new IllegalArgumentException(template + " is not a batch/v1 Job");
-        var containers = job.getSpec() == null || job.getSpec().getTemplate().getSpec() == null ? null
-                : job.getSpec().getTemplate().getSpec().getContainers();
-        if (containers == null || containers.stream().noneMatch(c -> CONTAINER.equals(c.getName()))) {
-            throw new IllegalArgumentException(template + " has no container named " + CONTAINER + " (whose log is read)");
-        }
-        job.getMetadata().setName(name);
-        job.getMetadata().setNamespace(namespace);
-        if (job.getMetadata().getLabels() == null) job.getMetadata().setLabels(new java.util.HashMap<>());
-        job.getMetadata().getLabels().put(JOB_LABEL, node);
-        return job;
-    }
-
-    static String read(String template) {
-        Path file = Path.of(template);
-        try {
-            if (Files.isRegularFile(file)) return Files.readString(file, StandardCharsets.UTF_8);
-            try (InputStream in = DataFiles.class.getClassLoader().getResourceAsStream(template)) {
-                if (in == null) throw new IllegalArgumentException(template + ": no such file, nor bundled");
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Jobs.name("validate-" + node);
     }
 }

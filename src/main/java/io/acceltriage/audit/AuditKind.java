@@ -44,6 +44,12 @@ public enum AuditKind {
     IMPACT_MEASURED("impact.measured"),
     /** An incident's actions were forced into dry run (a shadow drill's incident): why, and which verdicts it changed. */
     DRY_RUN_FORCED("dry-run.forced"),
+    /** A watched node-agent rollout was held at its new revision for its canary nodes to be validated. */
+    ROLLOUT_HELD("rollout.held"),
+    /** A canary node's DCGM diagnostic on a held rollout's new revision: passed or not, in DCGM's words. */
+    ROLLOUT_CANARY("rollout.canary"),
+    /** Every canary passed: the held rollout was given back its update strategy and goes on. */
+    ROLLOUT_RELEASED("rollout.released"),
     /** From this record on, the chain is hashed under the key its fingerprint names (a new or rotated key). */
     AUDIT_KEYED("audit.keyed");
 

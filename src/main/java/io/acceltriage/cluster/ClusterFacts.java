@@ -35,4 +35,14 @@ public interface ClusterFacts {
     default Map<String, String> labelsOf(TargetKind kind, String target) {
         return Map.of();
     }
+
+    /**
+     * Why the Cluster API repairer of the node replaces it rather than rebooting it, as the cluster says: the
+     * MachineHealthCheck selecting its Machine names no {@code remediationTemplate}, so Cluster API deletes the
+     * Machine and its MachineSet makes a new one. Empty when a template is named (an external remediation, which
+     * may reboot), or nothing tells (no Machine, no health check, not readable).
+     */
+    default Optional<String> machineReplacedOnRepair(String node) {
+        return Optional.empty();
+    }
 }

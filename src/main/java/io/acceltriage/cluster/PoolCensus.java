@@ -283,4 +283,32 @@ public final class PoolCensus implements ClusterFacts {
         }
         return false;
     }
+
+    @Override
+    public Optional<String> machineReplacedOnRepair(String node) {
+        try {
+            io.fabric8.kubernetes.api.model.Node n = reads.node(node);
+            Map<String, String> notes = n == null || n.getMetadata().getAnnotations() == null ? Map.of() : n.getMetadata().getAnnotations();
+            String machine = notes.get("cluster.x-k8s.io/machine");
+            String namespace = notes.get("cluster.x-k8s.io/cluster-namespace");
+            if (machine == null || namespace == null) return Optional.empty();
+            var client = reads.client();
+            var m = client.genericKubernetesResources("cluster.x-k8s.io/v1beta1", "Machine").inNamespace(namespace).withName(machine).get();
+            if (m == null) return Optional.empty();
+            Map<String, String> labels = m.getMetadata().getLabels() == null ? Map.of() : m.getMetadata().getLabels();
+            for (var check : client.genericKubernetesResources("cluster.x-k8s.io/v1beta1", "MachineHealthCheck").inNamespace(namespace)
+                    .list().getItems()) {
+                if (!(check.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec)) continue;
+                boolean selects = spec.get("selector") instanceof Map<?, ?> sel && sel.get("matchLabels") instanceof Map<?, ?> wanted
+                        && wanted.entrySet().stream().allMatch(e -> String.valueOf(e.getValue()).equals(labels.get(String.valueOf(e.getKey()))));
+                if (!selects) continue;
+                if (spec.get("remediationTemplate") != null) return Optional.empty();
+                return Optional.of("its MachineHealthCheck " + namespace + "/" + check.getMetadata().getName()
+                        + " names no remediationTemplate, so Cluster API deletes Machine " + machine + " and its MachineSet replaces it");
+            }
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.empty(); // not readable here (no Cluster API, no rights): the policy's protocol decides alone
+        }
+    }
 }

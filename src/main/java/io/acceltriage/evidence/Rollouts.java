@@ -73,7 +73,7 @@ public final class Rollouts {
      * 7.5 hands the data over as a {@code RawExtension} (an {@code AnyType}) wrapping the map, not the map.
      */
     @SuppressWarnings("unchecked")
-    static String imageOf(Object data) {
+    public static String imageOf(Object data) {
         if (data instanceof io.fabric8.kubernetes.api.model.AnyType any) data = any.getValue();
         try {
             Map<String, Object> spec = (Map<String, Object>) ((Map<String, Object>) data).get("spec");

@@ -17,7 +17,17 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
         Scope scope, Map<String, ActionRule> actions, List<Budget> budgets, Limits limits, Breaker breaker,
         List<MaintenanceWindow> maintenanceWindows, List<Freeze> changeFreezes, Approvals approvals,
         List<String> approvers, Repair repair, RepeatOffenders repeatOffenders, Silences silences, List<Objective> objectives,
-        List<Drill> drills, Checkpoints checkpoints) {
+        List<Drill> drills, Checkpoints checkpoints, Rollouts rollouts) {
+
+    /** The components before {@code rollouts}: code written before the key existed builds a policy without one. */
+    public Policy(String apiVersion, String kind, Metadata metadata, Boolean dryRun, String optOutLabel,
+            Scope scope, Map<String, ActionRule> actions, List<Budget> budgets, Limits limits, Breaker breaker,
+            List<MaintenanceWindow> maintenanceWindows, List<Freeze> changeFreezes, Approvals approvals,
+            List<String> approvers, Repair repair, RepeatOffenders repeatOffenders, Silences silences, List<Objective> objectives,
+            List<Drill> drills, Checkpoints checkpoints) {
+        this(apiVersion, kind, metadata, dryRun, optOutLabel, scope, actions, budgets, limits, breaker, maintenanceWindows,
+                changeFreezes, approvals, approvers, repair, repeatOffenders, silences, objectives, drills, checkpoints, null);
+    }
 
     /** The components before {@code checkpoints}: code written before the key existed builds a policy without one. */
     public Policy(String apiVersion, String kind, Metadata metadata, Boolean dryRun, String optOutLabel,
@@ -120,6 +130,9 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
 
     /** The protocols whose repairer only replaces nodes, never reboots one: Karpenter ends the instance. */
     public static final java.util.Set<String> REPLACE_ONLY_PROTOCOLS = java.util.Set.of("karpenter");
+
+    /** medik8s remediation kinds that replace the node instead of rebooting it (medik8s machine-deletion-remediation). */
+    public static final java.util.Set<String> REPLACING_REMEDIATIONS = java.util.Set.of("MachineDeletionRemediation");
 
     /** Whether the repairer of {@code pool} can reboot a node (every protocol can replace one). */
     public boolean repairCanReboot(String pool) {
@@ -233,6 +246,37 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
      * next checkpoint before it restarts anyway.
      */
     public record Checkpoints(String annotation, String tool, String maxWait) {}
+
+    /** Node-agent rollouts: {@code canary} watches them (absent: none is watched). */
+    public record Rollouts(Canary canary) {}
+
+    /**
+     * A rollout of a watched node-agent DaemonSet ({@code agents}: roles of {@code knowledge/node-agents.yaml},
+     * {@code driver}, {@code device-plugin}, {@code exporter}) is held at its first {@code nodes} nodes until the
+     * DCGM diagnostic at {@code level} passed on each of them within {@code timeout}.
+     */
+    public record Canary(List<String> agents, Integer nodes, Integer level, String timeout) {}
+
+    /** The node-agent roles whose rollouts are validated by canary; empty: none. */
+    public List<String> canaryAgents() {
+        return rollouts == null || rollouts.canary() == null || rollouts.canary().agents() == null ? List.of() : rollouts.canary().agents();
+    }
+
+    /** One node unless set: the first node on the new revision proves it runs at all. */
+    public int canaryNodes() {
+        return rollouts == null || rollouts.canary() == null || rollouts.canary().nodes() == null ? 1 : rollouts.canary().nodes();
+    }
+
+    /** Level 1 unless set: the quick deployment checks, which do not load GPUs that serve while they run. */
+    public int canaryLevel() {
+        return rollouts == null || rollouts.canary() == null || rollouts.canary().level() == null ? 1 : rollouts.canary().level();
+    }
+
+    /** 30 minutes unless set: for the canaries' new pods to turn Ready and their diagnostics to finish. */
+    public Duration canaryTimeout() {
+        return rollouts == null || rollouts.canary() == null || rollouts.canary().timeout() == null ? Duration.ofMinutes(30)
+                : Durations.parse(rollouts.canary().timeout());
+    }
 
     public static final String DEFAULT_CHECKPOINT_ANNOTATION = "acceltriage.io/last-checkpoint";
 
@@ -368,7 +412,7 @@ public record Policy(String apiVersion, String kind, Metadata metadata, Boolean 
         more.add(name);
         return new Policy(apiVersion, kind, metadata, dryRun, optOutLabel, scope, actions, budgets, limits, breaker,
                 maintenanceWindows, changeFreezes, approvals, List.copyOf(more), repair, repeatOffenders, silences, objectives, drills,
-                checkpoints);
+                checkpoints, rollouts);
     }
 
     public Taint cordonTaint() {

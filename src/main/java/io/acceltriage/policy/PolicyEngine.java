@@ -223,6 +223,7 @@ public final class PolicyEngine {
         if (p.kind() != ActionKind.RESET_GPU && p.kind() != ActionKind.REPAIR_NODE && p.kind() != ActionKind.RETURN_NODE) {
             return Optional.empty();
         }
+        if (returnsReplacement(p)) return Optional.empty();
         String node = p.kind().node(p.target());
         if (p.kind() == ActionKind.RESET_GPU) {
             // The XID this reset answers is this triage's, recorded in the history only once the triage is stored.
@@ -273,11 +274,33 @@ public final class PolicyEngine {
         if (!pol.repairCanReboot(pool)) {
             return new RepairRoute(ActionKind.REPLACE_NODE, protocol, protocol + " never reboots a node");
         }
+        // Whether this repairer reboots is the cluster's (Cluster API: the health check's template) or the policy's own
+        // (medik8s: the remediation kind acceltriage creates); a reboot asked of one that replaces would wait in vain.
+        if ("clusterapi".equals(protocol) && cluster != null) {
+            Optional<String> replaced = cluster.machineReplacedOnRepair(node);
+            if (replaced.isPresent()) return new RepairRoute(ActionKind.REPLACE_NODE, protocol, replaced.get());
+        }
+        if ("medik8s".equals(protocol) && pol.remediation() != null && Policy.REPLACING_REMEDIATIONS.contains(pol.remediation().kind())) {
+            return new RepairRoute(ActionKind.REPLACE_NODE, protocol, "its remediation " + pol.remediation().kind()
+                    + " deletes the node's Machine, it never reboots");
+        }
         Instant now = clock.instant();
         Optional<Verdict> offender = repeatOffender(pol, new Proposal(ActionKind.REPAIR_NODE, node, "", List.of(), "policy"), now)
                 .or(() -> repeatOffender(pol, new Proposal(ActionKind.RETURN_NODE, node, "", List.of(), "policy"), now));
         return offender.map(v -> new RepairRoute(ActionKind.REPLACE_NODE, protocol, String.join("; ", v.reasons())))
                 .orElseGet(() -> new RepairRoute(ActionKind.REPAIR_NODE, protocol, null));
+    }
+
+    /**
+     * A return-node the rules planned behind this node's repair route when that route replaces it: what it returns is
+     * the replacement ({@code RepairSteps.target}: it runs only after replace-node succeeded, on the node that joined in
+     * the old one's place), new hardware the old node's history says nothing about. The rules planner always pairs its
+     * return-node with the route's hand-over ({@code RulesPlanner.BY} is "rules"; the policy package cannot name it);
+     * a return another proposer asks for is judged on the old node's history as before.
+     */
+    private boolean returnsReplacement(Proposal p) {
+        return p.kind() == ActionKind.RETURN_NODE && "rules".equals(p.proposedBy()) && policy.get() != null
+                && repairRoute(p.target(), null).replace();
     }
 
     /** What counts as one remediation of a node: a GPU reset on it, or a hand-over to repair. */

@@ -208,6 +208,9 @@ final class PolicyValidator {
         if (p.checkpoints() != null) {
             checkpoints(p.checkpoints());
         }
+        if (p.rollouts() != null && p.rollouts().canary() != null) {
+            canary(p.rollouts().canary());
+        }
         if (p.silences() != null) {
             if (p.silences().maxDuration() == null) {
                 fail("silences.maxDuration is required when silences is given, e.g. 4h", "silences");
@@ -247,19 +250,44 @@ final class PolicyValidator {
             fail("checkpoints.tool: '" + c.tool() + "' is not a tool name of tools/ (e.g. training_last_checkpoint)",
                     "checkpoints", "tool");
         }
-        duration(c.maxWait(), "checkpoints", "maxWait");
-        if (c.maxWait() != null) {
-            java.time.Duration d;
-            try {
-                d = Durations.parse(c.maxWait());
-            } catch (ArithmeticException e) {
-                d = null;
-            }
-            if (d == null || d.isZero() || d.isNegative() || d.compareTo(java.time.Duration.ofHours(24)) > 0) {
-                fail("checkpoints.maxWait must be more than 0 and at most 24h (a degraded device is taken out within a day), got "
-                        + c.maxWait(), "checkpoints", "maxWait");
+        atMostADay(c.maxWait(), " (a degraded device is taken out within a day)", "checkpoints", "maxWait");
+    }
+
+    /** A duration more than 0 and at most 24h, or absent; else the key, why, and the value. */
+    private void atMostADay(String value, String why, String... path) {
+        duration(value, path);
+        if (value == null) return;
+        java.time.Duration d;
+        try {
+            d = Durations.parse(value);
+        } catch (ArithmeticException e) {
+            d = null; // more seconds than a Duration holds: refused as too long
+        }
+        if (d == null || d.isZero() || d.isNegative() || d.compareTo(java.time.Duration.ofHours(24)) > 0) {
+            fail(String.join(".", path) + " must be more than 0 and at most 24h" + why + ", got " + value, path);
+        }
+    }
+
+    /** The node-agent roles the canary may watch, as {@code knowledge/node-agents.yaml} names them. */
+    static final List<String> CANARY_AGENTS = List.of("driver", "device-plugin", "exporter");
+
+    private void canary(Policy.Canary c) {
+        if (c.agents() == null || c.agents().isEmpty()) {
+            fail("rollouts.canary.agents is required: the node-agent roles whose rollouts a canary validates, some of "
+                    + CANARY_AGENTS, "rollouts", "canary", "agents");
+        }
+        for (String a : c.agents()) {
+            if (!CANARY_AGENTS.contains(a)) {
+                fail("rollouts.canary.agents: '" + a + "' is not a node-agent role; one of " + CANARY_AGENTS, "rollouts", "canary", "agents");
             }
         }
+        if (c.nodes() != null && (c.nodes() < 1 || c.nodes() > 100)) {
+            fail("rollouts.canary.nodes must be 1 to 100, got " + c.nodes(), "rollouts", "canary", "nodes");
+        }
+        if (c.level() != null && (c.level() < 1 || c.level() > 4)) {
+            fail("rollouts.canary.level must be a dcgmi diag level, 1 to 4, got " + c.level(), "rollouts", "canary", "level");
+        }
+        atMostADay(c.timeout(), "", "rollouts", "canary", "timeout");
     }
 
     private void objectives(List<Policy.Objective> objectives) {

@@ -40,9 +40,13 @@ final class DiagnosticJobs implements AutoCloseable {
     });
 
     private final NodeRepairAgents agents;
+    /** DCGM's words when the node runs a broken node-agent revision (see {@link AgentRollouts}). */
+    private final java.util.function.Function<String, Optional<String>> brokenAgent;
 
-    DiagnosticJobs(KubernetesClient client, DeviceState devices, PodLogs logs, NodeRepairAgents agents) {
+    DiagnosticJobs(KubernetesClient client, DeviceState devices, PodLogs logs, NodeRepairAgents agents,
+            java.util.function.Function<String, Optional<String>> brokenAgent) {
         this.agents = agents;
+        this.brokenAgent = brokenAgent;
         this.client = client;
         this.devices = devices;
         this.logs = logs;
@@ -128,19 +132,21 @@ final class DiagnosticJobs implements AutoCloseable {
         ObjectNode root = f.objectNode();
         ArrayNode categories = root.putObject("DCGM Diagnostic").putArray("test_categories");
         List<DeviceState.Device> gpus = devices.devices(node);
-        category(categories, "Deployment", List.of("software"), gpus, level == 1 ? "software" : null);
+        String agent = brokenAgent.apply(node).orElse(null);
+        category(categories, "Deployment", List.of("software"), gpus, level == 1 ? "software" : null, agent);
         if (level >= 2) {
-            category(categories, "Integration", List.of("pcie"), gpus, null);
-            category(categories, "Hardware", List.of("memory"), gpus, "memory");
+            category(categories, "Integration", List.of("pcie"), gpus, null, null);
+            category(categories, "Hardware", List.of("memory"), gpus, "memory", null);
         }
-        if (level >= 3) category(categories, "Stress", List.of("targeted_stress", "targeted_power", "memory_bandwidth"), gpus, null);
+        if (level >= 3) category(categories, "Stress", List.of("targeted_stress", "targeted_power", "memory_bandwidth"), gpus, null, null);
         ObjectNode meta = root.putObject("metadata");
         meta.put("version", "4.2.3");
         meta.put("Driver Version Detected", "550.127.08");
         return root.toPrettyString() + "\n";
     }
 
-    private void category(ArrayNode into, String name, List<String> tests, List<DeviceState.Device> gpus, String failing) {
+    /** {@code agent}: what fails every GPU's tests of this category whatever the device (a broken node agent), or null. */
+    private void category(ArrayNode into, String name, List<String> tests, List<DeviceState.Device> gpus, String failing, String agent) {
         ObjectNode c = into.addObject();
         c.put("category", name);
         ArrayNode list = c.putArray("tests");
@@ -155,6 +161,7 @@ final class DiagnosticJobs implements AutoCloseable {
                 r.put("entity_group_id", 1);
                 r.put("entity_id", d.index());
                 String why = t.equals(failing) ? fault(d) : null;
+                if (why == null) why = agent;
                 r.put("status", why == null ? "Pass" : "Fail");
                 if (why != null) {
                     anyFail = true;

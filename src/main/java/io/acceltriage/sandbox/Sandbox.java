@@ -194,6 +194,11 @@ public class Sandbox {
         cluster.reset();
     }
 
+    /** See {@link SimulatedCluster#rollOut}. */
+    public java.util.Map<String, Object> rollOut(String daemonSet, String image, boolean broken) {
+        return cluster.rollOut(daemonSet, image, broken);
+    }
+
     SimulatedCluster cluster() {
         return cluster;
     }

@@ -116,6 +116,39 @@ public class SandboxResource {
         return Response.ok(Map.of("reset", true)).build();
     }
 
+    /**
+     * Starts a node-agent rollout in the sandbox: {@code {"daemonSet": "nvidia-dcgm-exporter", "image": "…", "broken": false}};
+     * the GPU operator's DaemonSet gets a new revision that rolls node by node while its strategy lets it. A broken
+     * revision fails the DCGM diagnostic on the nodes that run it. No alert: a rollout by itself is no fault.
+     */
+    @POST
+    @Path("api/v1/sandbox/rollouts")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response rollOut(String body) {
+        if (off()) {
+            return offResponse();
+        }
+        try {
+            Map<String, Object> fields;
+            try {
+                fields = ObjectStore.JSON.readValue(body == null || body.isBlank() ? "{}" : body, Map.class);
+            } catch (Exception e) {
+                throw new IllegalArgumentException("the body must be a JSON object such as {\"daemonSet\":\"nvidia-dcgm-exporter\","
+                        + "\"image\":\"nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.4-ubuntu22.04\",\"broken\":false}");
+            }
+            for (String field : fields.keySet()) {
+                if (!List.of("daemonSet", "image", "broken").contains(field)) {
+                    throw new IllegalArgumentException("field \"" + field + "\" is unknown; allowed: daemonSet, image, broken");
+                }
+            }
+            Object broken = fields.getOrDefault("broken", false);
+            if (!(broken instanceof Boolean b)) throw new IllegalArgumentException("broken must be true or false, got " + broken);
+            return Response.accepted(sandbox.get().rollOut(text(fields, "daemonSet"), text(fields, "image"), b)).build();
+        } catch (IllegalArgumentException e) {
+            return error(400, e.getMessage());
+        }
+    }
+
     /** The simulated pretraining gang (ml/llm-pretrain) saves a checkpoint now, as its trainer does every checkpoint-every. */
     @POST
     @Path("api/v1/sandbox/checkpoint")

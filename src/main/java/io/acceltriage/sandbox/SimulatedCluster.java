@@ -22,9 +22,11 @@ public final class SimulatedCluster implements AutoCloseable {
     private final DiagnosticJobs jobs;
     private final SimulatedTrainer trainer;
     private final NodeProvisioners provisioners;
+    private final AgentRollouts rollouts;
 
     private SimulatedCluster(SimulatedApiServer server, DeviceState devices, ExporterText exporterText,
-            FaultInjector faults, NodeRepairAgents agents, DiagnosticJobs jobs, NodeProvisioners provisioners) {
+            FaultInjector faults, NodeRepairAgents agents, DiagnosticJobs jobs, NodeProvisioners provisioners, AgentRollouts rollouts) {
+        this.rollouts = rollouts;
         this.jobs = jobs;
         this.trainer = new SimulatedTrainer(server.client(), server.logs());
         this.provisioners = provisioners;
@@ -55,9 +57,10 @@ public final class SimulatedCluster implements AutoCloseable {
             server.dispatcher().onWritten(provisioners::written);
             NodeRepairAgents agents = new NodeRepairAgents(server.client(), devices, xids, provisioners);
             server.dispatcher().onNodeWritten(agents::nodeWritten);
-            DiagnosticJobs jobs = new DiagnosticJobs(server.client(), devices, server.logs(), agents);
+            AgentRollouts rollouts = new AgentRollouts(server.client(), seed);
+            DiagnosticJobs jobs = new DiagnosticJobs(server.client(), devices, server.logs(), agents, rollouts::brokenOn);
             server.dispatcher().onJobCreated(jobs::jobCreated);
-            return new SimulatedCluster(server, devices, ExporterText.load(), faults, agents, jobs, provisioners);
+            return new SimulatedCluster(server, devices, ExporterText.load(), faults, agents, jobs, provisioners, rollouts);
         } catch (RuntimeException e) {
             server.close();
             throw e;
@@ -86,7 +89,21 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     public void reset() {
+        rollouts.reset();
         faults.reset();
+    }
+
+    /**
+     * Rolls {@code image} out to the GPU operator's DaemonSet {@code daemonSet} (a new ControllerRevision, one node a
+     * second while its strategy is RollingUpdate); a {@code broken} revision fails the DCGM diagnostic where it runs.
+     * Answers the new revision's hash and number.
+     *
+     * @throws IllegalArgumentException for a DaemonSet the GPU operator does not have, or the image it runs already
+     */
+    public Map<String, Object> rollOut(String daemonSet, String image, boolean broken) {
+        AgentRollouts.Rollout r = rollouts.start(daemonSet, image, broken);
+        return Map.of("daemonSet", FleetSeed.GPU_OPERATOR + "/" + r.daemonSet(), "revision", r.number(), "hash", r.hash(),
+                "image", r.image(), "broken", r.broken(), "nodes", r.podsByNode().size());
     }
 
     /** The pretraining gang checkpoints every {@code every} from now on (annotation and log line); zero: never. */
@@ -145,6 +162,7 @@ public final class SimulatedCluster implements AutoCloseable {
     @Override
     public void close() {
         trainer.close();
+        rollouts.close();
         agents.close();
         jobs.close();
         provisioners.close();

@@ -145,7 +145,10 @@ public final class Replay {
                 s.spec().logs().forEach((key, text) -> putLog(server, key, text));
             }
             server.gate(observer);
-            Responder responder = factory.build(new io.acceltriage.cluster.KubeApi(server.client()), new RecordedMetrics(s.spec().metrics()), policy, agent);
+            Responder responder = s.spec().history() == null || s.spec().history().isEmpty()
+                    ? factory.build(new io.acceltriage.cluster.KubeApi(server.client()), new RecordedMetrics(s.spec().metrics()), policy, agent)
+                    : factory.build(new io.acceltriage.cluster.KubeApi(server.client()), new RecordedMetrics(s.spec().metrics()), policy, agent,
+                            pastFaults(s.spec().history(), Instant.now()));
             FleetResponder fleet = new FleetResponder(responder, new io.acceltriage.evidence.Rollouts(server.client(), factory.nodeAgents()));
             // The live correlation, over the scenario's world: its alerts form the incidents production would open.
             Correlator correlator = new Correlator(new SubjectResolver(new io.acceltriage.cluster.Membership(server.client())), StormWindow.defaults());
@@ -161,6 +164,27 @@ public final class Replay {
             bySubject.forEach((subject, as) -> assessments.add(fleet.assess(subject, as)));
             return new Outcome(overallFamily(assessments), assessments);
         }
+    }
+
+    /** A scenario's {@code history} as the repeat-offender rule counts it: each entry one fatal XID sighting, {@code ago} before {@code now}. */
+    static io.acceltriage.policy.FaultCounts pastFaults(List<Scenario.PastFault> history, Instant now) {
+        record Seen(String node, String gpu, Instant at) {}
+        List<Seen> seen = history.stream().map(f -> new Seen(f.node(), f.gpu(), now.minus(io.acceltriage.policy.Durations.parse(f.ago()))))
+                .toList();
+        return new io.acceltriage.policy.FaultCounts() {
+            @Override
+            public List<Instant> fatalXids(String node, String gpu, Instant since) {
+                return seen.stream().filter(f -> f.node().equals(node) && f.gpu().equals(gpu) && !f.at().isBefore(since)).map(Seen::at).toList();
+            }
+
+            @Override
+            public Map<String, List<Instant>> fatalXidsByGpu(String node, Instant since) {
+                Map<String, List<Instant>> out = new java.util.TreeMap<>();
+                seen.stream().filter(f -> f.node().equals(node) && !f.at().isBefore(since))
+                        .forEach(f -> out.computeIfAbsent(f.gpu(), k -> new ArrayList<>()).add(f.at()));
+                return out;
+            }
+        };
     }
 
     /** The incident's family: the most confident fault among the subjects, none when no subject shows one. */

@@ -11,8 +11,22 @@ public record Scenario(String apiVersion, String kind, Metadata metadata, Spec s
 
     public record Metadata(String name, String description, Map<String, Object> annotations) {}
 
+    /** {@code history} (optional): fatal XIDs the GPUs had before this incident, as the fault history would hold them. */
     public record Spec(Map<String, Object> alert, List<Map<String, Object>> alerts, String ask,
-            List<Map<String, Object>> objects, Map<String, String> logs, Metrics metrics, String policy, Expect expect) {}
+            List<Map<String, Object>> objects, Map<String, String> logs, Metrics metrics, String policy, Expect expect,
+            List<PastFault> history) {
+
+        public Spec(Map<String, Object> alert, List<Map<String, Object>> alerts, String ask, List<Map<String, Object>> objects,
+                Map<String, String> logs, Metrics metrics, String policy, Expect expect) {
+            this(alert, alerts, ask, objects, logs, metrics, policy, expect, null);
+        }
+    }
+
+    /**
+     * A fatal XID a GPU ({@code node}, {@code gpu} index) had {@code ago} (a duration such as {@code 3h}) before the
+     * replay, in incident {@code incident} (optional): what the repeat-offender rule counts.
+     */
+    public record PastFault(String node, String gpu, Integer xid, String ago, String incident) {}
 
     public record Metrics(String now, String tenMinutesAgo) {}
 

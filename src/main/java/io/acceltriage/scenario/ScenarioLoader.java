@@ -65,6 +65,21 @@ public final class ScenarioLoader {
                 }
             }
         }
+        List<Scenario.PastFault> history = spec.history() == null ? List.of() : spec.history();
+        for (int i = 0; i < history.size(); i++) {
+            Scenario.PastFault f = history.get(i);
+            String where = "spec.history[" + i + "]";
+            require(at, f != null && f.node() != null && !f.node().isBlank() && f.gpu() != null && !f.gpu().isBlank(),
+                    where + ": node and gpu are required, e.g. {node: gpu-a-03, gpu: \"2\", xid: 79, ago: 3h}");
+            require(at, f.xid() != null && f.xid() > 0, where + ".xid: the XID code as a positive integer is required");
+            try {
+                java.time.Duration d = io.acceltriage.policy.Durations.parse(f.ago());
+                require(at, !d.isNegative(), where + ".ago must not be negative");
+            } catch (IllegalArgumentException | NullPointerException e) {
+                throw new DataFiles.InvalidDataFile(at + ": " + where + ".ago: how long before the incident, e.g. 3h"
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+            }
+        }
         return s;
     }
 

@@ -87,6 +87,19 @@ public class ResponderFactory {
                 agent == null ? null : agent::review);
     }
 
+    /**
+     * As {@link #build(KubeApi, MetricsSource, Policy, ModelAgent)}, with a fault history the repeat-offender rule counts
+     * (a replayed scenario's {@code history}).
+     */
+    public Responder build(KubeApi cluster, MetricsSource metrics, Policy policy, ModelAgent agent, io.acceltriage.policy.FaultCounts faults) {
+        EvidenceGatherer gatherer = EvidenceGatherer.over(cluster, metrics, toolsets, signatures, nodeAgents, sources);
+        Classifier classifier = new Classifier(xids, toolsets, signatures, clusterSignals);
+        PolicyEngine engine = new PolicyEngine(() -> policy, cluster.census(nodeAgents.poolLabels(), nodeAgents.acceleratorResources()),
+                since -> java.util.List.of(), io.acceltriage.policy.Breaker.inMemory(), java.time.Clock.systemUTC(), faults);
+        return new Responder(gatherer, classifier, new RulesPlanner(), engine, new SummaryWriter(summary),
+                agent == null ? null : agent::review);
+    }
+
     /** The configured model's live step (investigate where the rules are weak, summarise after deciding); null in rules mode. */
     private Responder.ModelStep liveModel() {
         return models.agent().map(Responder.ModelStep::live).orElse(null);

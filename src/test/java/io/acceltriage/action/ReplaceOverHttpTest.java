@@ -153,18 +153,48 @@ class ReplaceOverHttpTest {
         }
     }
 
+    /**
+     * The same XID in the Cluster API pool as the sandbox seeds it: its MachineHealthCheck names no remediationTemplate,
+     * so Cluster API would delete the Machine rather than reboot it; the planner reads that and proposes replace-node.
+     */
+    @Test
+    void xid79InAClusterApiPoolWhoseHealthCheckHasNoRemediationTemplateIsProposedForReplacement() {
+        FreshFleet.prepare(database, breaker);
+        try {
+            for (String n : List.of(CAPI_NODE, CAPI_PEER)) client.nodes().withName(n).edit(x -> {
+                x.getMetadata().getLabels().put("acceltriage.io/pool", CAPI_POOL);
+                return x;
+            });
+            // GPU 5: the reboot test of this class faults GPU 1, and a GPU that faults again after its repair is escalated instead
+            given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"" + CAPI_NODE + "\",\"gpu\":5,\"xid\":79}")
+                    .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
+            Map<String, Object> replace = AwaitedActions.await("replace-node", CAPI_NODE, "awaiting_approval");
+            String incident = given().get("/api/v1/incidents/" + replace.get("incident")).then().statusCode(200).extract().asString();
+            assertTrue(incident.contains("to its pool's repairer (clusterapi) to replace it, as its MachineHealthCheck capi-fleet/")
+                    && incident.contains("names no remediationTemplate"), incident);
+            List<Map<String, Object>> all = given().get("/api/v1/actions").jsonPath().getList("items");
+            assertTrue(all.stream().noneMatch(a -> "reboot-node".equals(a.get("kind")) && CAPI_NODE.equals(a.get("target"))),
+                    "no reboot that would wait for a node Cluster API deletes: " + all);
+        } finally {
+            given().post("/api/v1/sandbox/reset").then().statusCode(200);
+            FreshFleet.forget(database, CAPI_NODE);
+        }
+    }
+
     @Inject
     io.acceltriage.history.FaultHistory history;
 
     /**
      * A node whose GPU has had five fatal XIDs today is a repeat offender: the XID 79 that would send it for a
-     * reboot gets replace-node proposed instead (its pool's handshake repairer can replace), for a person.
+     * reboot gets replace-node proposed instead (its pool's handshake repairer can replace), for a person; the
+     * replacement that joins is validated and returned, since the old node's history is not the new hardware's.
      */
     @Test
     void aRepeatOffenderNeedingARebootIsProposedForReplacementInstead() {
         FreshFleet.prepare(database, breaker);
         String node = CAPI_PEER;
         FreshFleet.forget(database, node);
+        String replacement = null;
         try {
             Instant start = Instant.now();
             for (int i = 1; i <= 5; i++) {
@@ -185,9 +215,27 @@ class ReplaceOverHttpTest {
             List<Map<String, Object>> all = given().get("/api/v1/actions").jsonPath().getList("items");
             assertTrue(all.stream().noneMatch(a -> "reboot-node".equals(a.get("kind")) && node.equals(a.get("target"))),
                     "no reboot for hardware that must go: " + all);
+
+            // The replacement is new hardware: the old node's history does not keep it out of service.
+            Map<String, Object> validate = AwaitedActions.await("validate-node", node, "awaiting_approval");
+            Map<String, Object> back = AwaitedActions.await("return-node", node, "awaiting_approval");
+            assertEquals("planned", approve(validate).getString("status"));
+            JsonPath replaced = approve(replace);
+            assertEquals("succeeded", replaced.getString("status"), replaced.getString("message"));
+            String fresh = client.nodes().list().getItems().stream()
+                    .filter(n -> node.equals(n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get("acceltriage.io/replaces")))
+                    .map(n -> n.getMetadata().getName()).findFirst().orElseThrow(() -> new AssertionError("no node replaces " + node));
+            replacement = fresh;
+            await(() -> "succeeded".equals(status(validate)), "the validation ran on the replacement: " + status(validate));
+            await(() -> String.valueOf(given().get("/api/v1/actions/" + back.get("id")).jsonPath().getString("detail"))
+                    .contains("ready for approval"), "return-node is proposed once the replacement's validation passed");
+            JsonPath returned = approve(back);
+            assertEquals("succeeded", returned.getString("status"), returned.getString("message"));
+            assertEquals(Boolean.FALSE, node(fresh).orElseThrow().get("cordoned"), "the offender's replacement serves in its place");
         } finally {
             given().post("/api/v1/sandbox/reset").then().statusCode(200);
             FreshFleet.forget(database, node);
+            if (replacement != null) FreshFleet.forget(database, replacement);
         }
     }
 

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -103,6 +104,32 @@ class PoolCensusTest {
             ClusterFacts facts = new PoolCensus(down, List.of("acceltriage.io/pool"), List.of("nvidia.com/gpu")).forOneDecision();
             ClusterUnreadable e = org.junit.jupiter.api.Assertions.assertThrows(ClusterUnreadable.class, () -> facts.poolOf("gpu-h100-05"));
             assertTrue(e.getMessage() != null && !e.getMessage().isBlank(), "the reason is kept for the verdict");
+        }
+    }
+
+    /**
+     * The sandbox's a100-serve pool is Cluster API's, its MachineHealthCheck without a remediationTemplate: a node of
+     * it is replaced on repair; with a template (an external remediation) nothing says so; a node without a Machine
+     * neither.
+     */
+    @Test
+    void aClusterApiNodeIsReplacedOnRepairWhenItsMachineHealthCheckNamesNoRemediationTemplate() {
+        Optional<String> replaced = census().machineReplacedOnRepair("gpu-a100-03");
+        assertTrue(replaced.isPresent() && replaced.get().contains("names no remediationTemplate"), replaced.toString());
+        assertEquals(Optional.empty(), census().machineReplacedOnRepair("gpu-h100-05"), "a Karpenter node has no Machine");
+        var checks = world.client().genericKubernetesResources("cluster.x-k8s.io/v1beta1", "MachineHealthCheck").inNamespace("capi-fleet");
+        String name = checks.list().getItems().get(0).getMetadata().getName();
+        try {
+            checks.withName(name).edit(m -> {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> spec = (Map<String, Object>) m.getAdditionalProperties().get("spec");
+                spec.put("remediationTemplate", Map.of("apiVersion", "infrastructure.cluster.x-k8s.io/v1beta1",
+                        "kind", "Metal3RemediationTemplate", "name", "reboot", "namespace", "capi-fleet"));
+                return m;
+            });
+            assertEquals(Optional.empty(), census().machineReplacedOnRepair("gpu-a100-03"), "an external remediation may reboot");
+        } finally {
+            world.reset();
         }
     }
 }

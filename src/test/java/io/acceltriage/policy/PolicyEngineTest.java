@@ -32,6 +32,11 @@ class PolicyEngineTest {
         List<WorkloadFacts> onNode = List.of();
         Map<String, String> labels = Map.of();
         boolean optedOut;
+        String replacedBecause;
+
+        public Optional<String> machineReplacedOnRepair(String node) {
+            return Optional.ofNullable(replacedBecause);
+        }
 
         public PoolState poolOf(String node) {
             return pool;
@@ -336,6 +341,38 @@ class PolicyEngineTest {
         RepairRoute gpu = e.repairRoute("n2", "a100-serve");
         assertEquals(ActionKind.REPLACE_NODE, gpu.kind(), gpu.toString());
         assertTrue(gpu.why().contains("GPU n2/4 has had 5 fatal XIDs"), gpu.why());
+    }
+
+    @Test
+    void aRepairerThatReplacesIsAskedToReplaceAClusterApiPoolWithoutRemediationTemplateAndMachineDeletionRemediation() {
+        PolicyEngine e = engine(RECOVERY + "repair:\n  pools: {a100-serve: clusterapi}\n");
+        assertEquals(ActionKind.REPAIR_NODE, e.repairRoute("n1", "a100-serve").kind(), "a health check with a template may reboot");
+        cluster.replacedBecause = "its MachineHealthCheck capi/mhc names no remediationTemplate";
+        RepairRoute capi = e.repairRoute("n1", "a100-serve");
+        assertEquals(new RepairRoute(ActionKind.REPLACE_NODE, "clusterapi", cluster.replacedBecause), capi);
+        assertEquals(ActionKind.REPAIR_NODE, e.repairRoute("n1", null).kind(), "a handshake pool is not Cluster API's");
+
+        PolicyEngine deleting = engine(RECOVERY + "repair:\n  protocol: medik8s\n  remediation: {apiVersion: machine-deletion-remediation.medik8s.io/v1alpha1,"
+                + " kind: MachineDeletionRemediation, namespace: medik8s}\n");
+        RepairRoute medik8s = deleting.repairRoute("n1", null);
+        assertEquals(ActionKind.REPLACE_NODE, medik8s.kind(), medik8s.toString());
+        assertTrue(medik8s.why().contains("MachineDeletionRemediation deletes the node's Machine"), medik8s.why());
+        PolicyEngine rebooting = engine(RECOVERY + "repair:\n  protocol: medik8s\n  remediation: {apiVersion: self-node-remediation.medik8s.io/v1alpha1,"
+                + " kind: SelfNodeRemediation, namespace: medik8s}\n");
+        assertEquals(ActionKind.REPAIR_NODE, rebooting.repairRoute("n1", null).kind());
+    }
+
+    @Test
+    void theRulesReturnOfARepeatOffendersReplacementIsJudgedAsNewHardwareAnyOtherReturnOnTheOldNodesHistory() {
+        PolicyEngine e = engine(RECOVERY + "repeatOffenders: {remediationsPerNode: 50}\n");
+        for (int h = 1; h <= 5; h++) fatal.add(new Seen("n1", "2", NOW.minusSeconds(3600L * h)));
+        assertEquals(ActionKind.REPLACE_NODE, e.repairRoute("n1", null).kind(), "the offender's route replaces it");
+        Verdict byRules = e.decide(new Proposal(ActionKind.RETURN_NODE, "n1", "return its replacement", List.of(), "rules"), DEVICE);
+        assertEquals(Decision.ALLOW, byRules.decision(), "the replacement the route brings has no history: " + byRules);
+        Verdict byModel = e.decide(new Proposal(ActionKind.RETURN_NODE, "n1", "return it", List.of(), "model"), DEVICE);
+        assertEquals("repeatOffenders.fatalXidsPerGpu", byModel.rule(), "another proposer's return is the old node's: " + byModel);
+        assertEquals(Decision.ALLOW, e.decide(new Proposal(ActionKind.RETURN_NODE, "n2", "", List.of(), "rules"), DEVICE).decision(),
+                "no offender, nothing changes");
     }
 
     @Test
