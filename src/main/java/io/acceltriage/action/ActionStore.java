@@ -166,6 +166,17 @@ final class ActionStore {
         });
     }
 
+    /** Actions allowed and not yet applied (PLANNED, not dry runs), read in {@code tx}. */
+    List<ActionRecord> planned(Tx tx) {
+        return tx.sql(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where status = ? and dry_run = false"
+                    + " order by created_at")) {
+                ps.setString(1, ActionStatus.PLANNED.name());
+                return map(ps);
+            }
+        });
+    }
+
     /** Node → incident of the latest successful cordon of it by this service. */
     java.util.Map<String, String> cordonedNodes() {
         return database.read(c -> {
