@@ -26,7 +26,6 @@ import io.acceltriage.policy.Decision;
 import io.acceltriage.policy.ForcedDryRun;
 import io.acceltriage.store.Database;
 import io.acceltriage.store.Json;
-import io.acceltriage.store.WorkLock;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -396,20 +395,12 @@ public class IncidentProcessor {
      * (PLANNED ones claimed for this process, into {@code planned}). Returns the assessment as confirmed.
      */
     private Assessment decide(Incident incident, Assessment decided, Optional<ForcedDryRun.Forced> forced, List<ActionRecord> planned) {
-        io.acceltriage.policy.PolicyEngine policy = fleet.policy();
-        // Read before the transaction, which holds the locks: the targets' uids and the locks' names.
-        Map<Judgement, String> uids = new java.util.IdentityHashMap<>();
-        Set<String> locks = new java.util.TreeSet<>();
-        for (Judgement j : decided.judgements()) {
-            if (j.verdict().decision() == Decision.DENY) continue;
-            uids.put(j, executor.subjectUid(j.proposal(), j.verdict()));
-            if (j.verdict().decision() == Decision.ALLOW && !j.verdict().dryRun()) locks.addAll(policy.locks(j.proposal()));
-        }
+        ActionPlans plans = new ActionPlans(executor, fleet.policy());
+        ActionPlans.Prepared prepared = plans.prepare(decided.judgements());
         try {
             return database.transaction(tx -> {
                 planned.clear();
-                locks.forEach(name -> WorkLock.holdMade(tx, name));
-                Assessment a = confirmed(tx, incident.id(), decided, policy);
+                Assessment a = confirmed(decided, plans.confirm(tx, incident.id(), prepared));
                 forced.ifPresent(f -> audit.append(tx, incident.id(), AuditKind.DRY_RUN_FORCED, Actors.AGENT, Map.of("reason", f.reason(),
                         "drills", f.drills(), "verdictsDry", a.judgements().stream().filter(j -> j.verdict().dryRun()).count(),
                         "realAlertJoined", f.realAlertJoined())));
@@ -426,11 +417,7 @@ public class IncidentProcessor {
                 memory.record(tx, incident.id(), a.evidence());
                 incidents.recordAssessment(tx, incident.id(), IncidentState.TRIAGING, a.diagnosis().family().wireName(),
                         a.diagnosis().confidence(), a.summary(), Json.write(a), a.evidence().node());
-                for (int i = 0; i < a.judgements().size(); i++) {
-                    Judgement j = a.judgements().get(i);
-                    if (j.verdict().decision() == Decision.DENY) continue;
-                    planned.add(executor.plan(tx, incident.id(), j.proposal(), j.verdict(), uids.get(decided.judgements().get(i))));
-                }
+                planned.addAll(plans.record(tx, incident.id(), a.judgements(), prepared));
                 return a;
             });
         } catch (RuntimeException e) {
@@ -439,30 +426,13 @@ public class IncidentProcessor {
         }
     }
 
-    /**
-     * The assessment with each allowed, not yet recorded action's verdict confirmed ({@link io.acceltriage.policy.PolicyEngine#confirm});
-     * a verdict that no longer holds is a refusal, and a reason for a person, like any other.
-     */
-    private Assessment confirmed(io.acceltriage.store.Tx tx, String incidentId, Assessment a, io.acceltriage.policy.PolicyEngine policy) {
-        if (a.judgements().stream().noneMatch(j -> j.verdict().decision() == Decision.ALLOW && !j.verdict().dryRun())) return a;
-        List<io.acceltriage.policy.ActionHistory.Past> unapplied = executor.unapplied(tx);
-        List<Judgement> judgements = new ArrayList<>();
-        List<String> refused = new ArrayList<>();
-        for (Judgement j : a.judgements()) {
-            io.acceltriage.policy.Verdict v = j.verdict();
-            if (v.decision() == Decision.ALLOW && executor.recorded(tx, incidentId, j.proposal()).isEmpty()) {
-                v = policy.confirm(j.proposal(), v, unapplied);
-                if (v.decision() == Decision.DENY) {
-                    refused.add("policy refused " + j.proposal().name() + ": " + String.join("; ", v.reasons()));
-                }
-            }
-            judgements.add(v == j.verdict() ? j : new Judgement(j.proposal(), v));
-        }
-        if (refused.isEmpty()) return a;
+    /** The assessment with its verdicts as confirmed; each refusal at confirmation is a reason for a person. */
+    private static Assessment confirmed(Assessment a, ActionPlans.Confirmed c) {
+        if (c.refused().isEmpty()) return a;
         List<String> escalation = new ArrayList<>(a.escalationReasons());
-        escalation.addAll(refused);
-        return new Assessment(a.mode(), a.subject(), a.alerts(), a.evidence(), a.diagnosis(), judgements, escalation,
-                a.summary() + " Needs a person: " + String.join("; ", refused), a.model(), a.workLost());
+        escalation.addAll(c.refused());
+        return new Assessment(a.mode(), a.subject(), a.alerts(), a.evidence(), a.diagnosis(), c.judgements(), escalation,
+                a.summary() + " Needs a person: " + String.join("; ", c.refused()), a.model(), a.workLost());
     }
 
     /** Why {@code r} needs a person, when it ended badly. */
