@@ -379,11 +379,11 @@ public class IncidentProcessor {
             executor.release(planned); // PLANNED and committed: the leader's loop runs them
             throw e;
         }
+        // Decided and stored: the actions run on the executor's workers, and a failed one escalates the incident then.
+        executor.runLater(planned, r -> acted(incident, alerts, a, r));
         escalations.queued();
         if (mitigatedNow && incident.state() != IncidentState.MITIGATED) mitigated(alerts, a);
         metrics.triaged(java.time.Duration.ofNanos(System.nanoTime() - began));
-        // Decided and stored: the actions run on the executor's workers, and a failed one escalates the incident then.
-        executor.runLater(planned, r -> acted(incident, alerts, a, r));
         // Only now is the model asked for its summary, off this thread.
         summaries.ask(incident.id(), a, told);
     }
