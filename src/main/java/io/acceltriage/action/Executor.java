@@ -104,28 +104,20 @@ public final class Executor {
     }
 
     /**
-     * What {@link #plan} reads from the cluster before its transaction: the uid of an allowed action's target, so
-     * the action never touches a namesake made later. Null when the action will not run or the read failed.
-     */
-    public String subjectUid(Proposal proposal, Verdict verdict) {
-        Mitigation m = mitigations.get(proposal.kind());
-        return verdict.decision() == Decision.ALLOW && m != null ? captureQuietly(m, proposal.target()) : null;
-    }
-
-    /**
      * Records the proposal's verdict as an action in the caller's transaction (with its audit record), under an
      * idempotency key of incident and proposal: the existing record when there is one. A new PLANNED action is
      * claimed for this process before the commit, so the leader's loop never picks it up while {@link #runLater}
-     * is about to run it; {@link #release} gives up the claim of one that will not run here.
+     * is about to run it; {@link #release} gives up the claim of one that will not run here. Its target's uid is read
+     * after the commit, off the decision's path ({@link #runLater}).
      */
-    public ActionRecord plan(Tx tx, String incidentId, Proposal proposal, Verdict verdict, String uid) {
+    public ActionRecord plan(Tx tx, String incidentId, Proposal proposal, Verdict verdict) {
         String key = incidentId + "|" + proposal.name();
         Optional<ActionRecord> found = store.byKey(tx, key);
         if (found.isPresent()) return found.get();
         ActionStatus initial = verdict.decision() == Decision.APPROVE ? ActionStatus.AWAITING_APPROVAL
                 : verdict.decision() == Decision.DENY ? ActionStatus.SKIPPED : ActionStatus.PLANNED;
         ActionRecord created = store.insert(tx, key, incidentId, proposal.kind(), proposal.target(), verdict.decision(), initial,
-                verdict.dryRun(), String.join("; ", verdict.reasons()), initial == ActionStatus.PLANNED ? uid : null,
+                verdict.dryRun(), String.join("; ", verdict.reasons()), null,
                 proposal.atCheckpoint() && proposal.kind() == ActionKind.RESTART_GROUP);
         if (initial == ActionStatus.PLANNED) {
             audit.append(tx, incidentId, AuditKind.ACTION_STARTED, Actors.AGENT, payload(created, null));
@@ -176,7 +168,7 @@ public final class Executor {
                 for (ActionRecord r : mine) {
                     ActionRecord finished;
                     try {
-                        finished = runClaimed(r);
+                        finished = runClaimed(withSubject(r));
                     } catch (RuntimeException e) {
                         LOG.errorf(e, "%s %s: could not be carried out; it stays planned for the leader's loop", r.kind().wireName(),
                                 r.target());
@@ -195,6 +187,18 @@ public final class Executor {
             LOG.warnf("%d actions wait for a worker; %d more are left to the leader's loop", pool.getQueue().size(), mine.size());
             release(mine);
         }
+    }
+
+    /**
+     * {@code r} with the uid of its target, read now and stored, so the action (and a later run of it by the leader's
+     * loop, after a checkpoint wait, say) never touches a namesake made later. A crash before this leaves no uid;
+     * the action then reads its target when it runs.
+     */
+    private ActionRecord withSubject(ActionRecord r) {
+        Mitigation m = mitigations.get(r.kind());
+        if (r.subjectUid() != null || m == null) return r;
+        String uid = captureQuietly(m, r.target());
+        return uid == null ? r : database.transaction(tx -> store.subjectUid(tx, r, uid));
     }
 
     /** Records the proposal's verdict as an action and, when allowed and this replica leads, runs it on this thread. */

@@ -10,7 +10,6 @@ import io.acceltriage.policy.Verdict;
 import io.acceltriage.store.Tx;
 import io.acceltriage.store.WorkLock;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -23,8 +22,8 @@ import java.util.TreeSet;
  */
 final class ActionPlans {
 
-    /** What is read before the transaction, which holds locks: the targets' uids (by judgement) and the locks' names. */
-    record Prepared(List<Judgement> judgements, List<String> uids, List<String> locks) {}
+    /** What is read before the transaction, which holds locks: the locks' names. */
+    record Prepared(List<Judgement> judgements, List<String> locks) {}
 
     /** The judgements as confirmed, and why each verdict that no longer held was refused. */
     record Confirmed(List<Judgement> judgements, List<String> refused) {}
@@ -38,13 +37,11 @@ final class ActionPlans {
     }
 
     Prepared prepare(List<Judgement> judgements) {
-        List<String> uids = new ArrayList<>();
         Set<String> locks = new TreeSet<>();
         for (Judgement j : judgements) {
-            uids.add(j.verdict().decision() == Decision.DENY ? null : executor.subjectUid(j.proposal(), j.verdict()));
             if (j.verdict().decision() == Decision.ALLOW && !j.verdict().dryRun()) locks.addAll(policy.locks(j.proposal()));
         }
-        return new Prepared(List.copyOf(judgements), Collections.unmodifiableList(uids), List.copyOf(locks));
+        return new Prepared(List.copyOf(judgements), List.copyOf(locks));
     }
 
     /**
@@ -71,12 +68,10 @@ final class ActionPlans {
     }
 
     /** Records the confirmed assessment's actions in {@code tx} (all but refusals); PLANNED ones are claimed for this process. */
-    List<ActionRecord> record(Tx tx, String incidentId, List<Judgement> confirmed, Prepared prepared) {
+    List<ActionRecord> record(Tx tx, String incidentId, List<Judgement> confirmed) {
         List<ActionRecord> out = new ArrayList<>();
-        for (int i = 0; i < confirmed.size(); i++) {
-            Judgement j = confirmed.get(i);
-            if (j.verdict().decision() == Decision.DENY) continue;
-            out.add(executor.plan(tx, incidentId, j.proposal(), j.verdict(), prepared.uids().get(i)));
+        for (Judgement j : confirmed) {
+            if (j.verdict().decision() != Decision.DENY) out.add(executor.plan(tx, incidentId, j.proposal(), j.verdict()));
         }
         return out;
     }

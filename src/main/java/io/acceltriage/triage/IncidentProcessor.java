@@ -417,7 +417,7 @@ public class IncidentProcessor {
                 memory.record(tx, incident.id(), a.evidence());
                 incidents.recordAssessment(tx, incident.id(), IncidentState.TRIAGING, a.diagnosis().family().wireName(),
                         a.diagnosis().confidence(), a.summary(), Json.write(a), a.evidence().node());
-                planned.addAll(plans.record(tx, incident.id(), a.judgements(), prepared));
+                planned.addAll(plans.record(tx, incident.id(), a.judgements()));
                 return a;
             });
         } catch (RuntimeException e) {

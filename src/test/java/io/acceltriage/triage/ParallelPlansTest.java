@@ -104,7 +104,7 @@ class ParallelPlansTest {
                     together.await();
                     return database.transaction(tx -> {
                         ActionPlans.Confirmed c = plans.confirm(tx, incident, prepared);
-                        plans.record(tx, incident, c.judgements(), prepared);
+                        plans.record(tx, incident, c.judgements());
                         return c.judgements();
                     });
                 }));
