@@ -278,9 +278,11 @@ class Wiring {
             MetricsSource metrics,
             @ConfigProperty(name = "acceltriage.actions.eviction-timeout", defaultValue = "60s") Duration eviction,
             @ConfigProperty(name = "acceltriage.actions.scale-up-wait", defaultValue = "60s") Duration scaleUp,
-            @ConfigProperty(name = "acceltriage.actions.verify-timeout", defaultValue = "60s") Duration verify) {
+            @ConfigProperty(name = "acceltriage.actions.verify-timeout", defaultValue = "60s") Duration verify,
+            @ConfigProperty(name = "acceltriage.actions.workers", defaultValue = "4") int workers) {
+        if (workers < 1) throw new IllegalArgumentException("acceltriage.actions.workers must be at least 1, not " + workers);
         return new Executor(client, database, audit, leadership, new Timing(eviction, scaleUp, verify, Duration.ofMillis(500)),
-                policy::current, new TelemetryGpus(metrics), NODE_AGENTS.poolLabels());
+                policy::current, new TelemetryGpus(metrics), NODE_AGENTS.poolLabels(), workers);
     }
 
 

@@ -89,6 +89,19 @@ final class ActionStore {
         });
     }
 
+    /** Records the uid of a planned action's target, read once the action was recorded (see {@link Executor#runLater}). */
+    ActionRecord subjectUid(Tx tx, ActionRecord r, String uid) {
+        return tx.sql(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update actions set subject_uid = ? where id = ? and subject_uid is null")) {
+                ps.setString(1, uid);
+                ps.setString(2, r.id());
+                ps.executeUpdate();
+            }
+            return new ActionRecord(r.id(), r.incidentId(), r.kind(), r.target(), r.decision(), r.status(), r.dryRun(), r.detail(),
+                    r.createdAt(), r.updatedAt(), uid, r.atCheckpoint());
+        });
+    }
+
     /**
      * Moves an action from one status to another only if it is still in the first: two people
      * approving at once, or two replicas resuming, change it once. Empty when someone else won.
@@ -161,6 +174,17 @@ final class ActionStore {
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where status = ? order by created_at")) {
                 ps.setString(1, status.name());
+                return map(ps);
+            }
+        });
+    }
+
+    /** Actions allowed and not yet applied (PLANNED, not dry runs), read in {@code tx}. */
+    List<ActionRecord> planned(Tx tx) {
+        return tx.sql(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from actions where status = ? and dry_run = false"
+                    + " order by created_at")) {
+                ps.setString(1, ActionStatus.PLANNED.name());
                 return map(ps);
             }
         });

@@ -32,6 +32,10 @@ public final class Executor {
 
     private static final Logger LOG = Logger.getLogger(Executor.class);
     static final int ATTEMPTS = 3;
+    /** Actions running at once by default: a drain waits minutes for its evictions, others need not wait for it. */
+    public static final int WORKERS = 4;
+    /** Incidents' actions waiting for a worker; beyond it they stay PLANNED for the leader's loop. */
+    private static final int QUEUED = 1_000;
 
     private final Database database;
     private final AuditLog audit;
@@ -47,6 +51,8 @@ public final class Executor {
     private final Set<String> toldWaiting = ConcurrentHashMap.newKeySet();
     /** Why a restart that waited for a checkpoint may run now, said in its outcome. */
     private final Map<String, String> released = new ConcurrentHashMap<>();
+    /** Runs planned actions off the triage path ({@link #runLater}). */
+    private final java.util.concurrent.ThreadPoolExecutor pool;
 
     public Executor(KubernetesClient client, Database database, AuditLog audit) {
         this(client, database, audit, Leadership.ALWAYS, Timing.DEFAULT, () -> null);
@@ -65,6 +71,19 @@ public final class Executor {
     /** {@code poolLabels}: the node labels that name a node's pool (validate-node's level is per pool). */
     public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
             Supplier<Policy> policy, GpuDevices gpus, List<String> poolLabels) {
+        this(client, database, audit, leadership, timing, policy, gpus, poolLabels, WORKERS);
+    }
+
+    /** {@code workers}: how many actions (of different incidents) run at once off the triage path, see {@link #runLater}. */
+    public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
+            Supplier<Policy> policy, GpuDevices gpus, List<String> poolLabels, int workers) {
+        this.pool = new java.util.concurrent.ThreadPoolExecutor(workers, workers, 60, java.util.concurrent.TimeUnit.SECONDS,
+                new java.util.concurrent.LinkedBlockingQueue<>(QUEUED), r -> {
+                    Thread t = new Thread(r, "acceltriage-actions");
+                    t.setDaemon(true);
+                    return t;
+                });
+        this.pool.allowCoreThreadTimeOut(true);
         this.database = database;
         this.audit = audit;
         this.store = new ActionStore(database);
@@ -84,7 +103,105 @@ public final class Executor {
         }
     }
 
-    /** Records the proposal's verdict as an action and, when allowed and this replica leads, runs it. */
+    /**
+     * Records the proposal's verdict as an action in the caller's transaction (with its audit record), under an
+     * idempotency key of incident and proposal: the existing record when there is one. A new PLANNED action is
+     * claimed for this process before the commit, so the leader's loop never picks it up while {@link #runLater}
+     * is about to run it; {@link #release} gives up the claim of one that will not run here. Its target's uid is read
+     * after the commit, off the decision's path ({@link #runLater}).
+     */
+    public ActionRecord plan(Tx tx, String incidentId, Proposal proposal, Verdict verdict) {
+        String key = incidentId + "|" + proposal.name();
+        Optional<ActionRecord> found = store.byKey(tx, key);
+        if (found.isPresent()) return found.get();
+        ActionStatus initial = verdict.decision() == Decision.APPROVE ? ActionStatus.AWAITING_APPROVAL
+                : verdict.decision() == Decision.DENY ? ActionStatus.SKIPPED : ActionStatus.PLANNED;
+        ActionRecord created = store.insert(tx, key, incidentId, proposal.kind(), proposal.target(), verdict.decision(), initial,
+                verdict.dryRun(), String.join("; ", verdict.reasons()), null,
+                proposal.atCheckpoint() && proposal.kind() == ActionKind.RESTART_GROUP);
+        if (initial == ActionStatus.PLANNED) {
+            audit.append(tx, incidentId, AuditKind.ACTION_STARTED, Actors.AGENT, payload(created, null));
+            running.add(created.id());
+        }
+        return created;
+    }
+
+    /** The action recorded for {@code proposal} of the incident, if any: {@link #plan} returns it unchanged. */
+    public Optional<ActionRecord> recorded(Tx tx, String incidentId, Proposal proposal) {
+        return store.byKey(tx, incidentId + "|" + proposal.name());
+    }
+
+    /**
+     * Actions allowed and not applied yet, by any replica (PLANNED, not dry runs), read in {@code tx}: what
+     * {@link io.acceltriage.policy.PolicyEngine#confirm} counts beside the cluster.
+     */
+    public List<io.acceltriage.policy.ActionHistory.Past> unapplied(Tx tx) {
+        return store.planned(tx).stream().map(r -> new io.acceltriage.policy.ActionHistory.Past(r.kind(), r.target(), r.createdAt()))
+                .toList();
+    }
+
+    /** Whether this process has claimed {@code r} ({@link #plan}) and may run it. */
+    public boolean claimed(ActionRecord r) {
+        return r.status() == ActionStatus.PLANNED && running.contains(r.id());
+    }
+
+    /** Gives up the claims of planned actions that will not run here: the leader's loop runs them. */
+    public void release(List<ActionRecord> records) {
+        records.forEach(r -> running.remove(r.id()));
+    }
+
+    /**
+     * Runs the claimed PLANNED actions of one incident, in order (a cordon before its drain), on the action
+     * workers, and hands each finished record to {@code done}. Nothing waits for them: a drain that holds for
+     * minutes delays no other incident's triage. When this replica does not lead, or every worker and the queue
+     * are taken, the actions stay PLANNED for the leader's loop ({@link #resumePlanned}), which runs them later.
+     */
+    public void runLater(List<ActionRecord> records, java.util.function.Consumer<ActionRecord> done) {
+        List<ActionRecord> mine = records.stream().filter(this::claimed).toList();
+        if (mine.isEmpty()) return;
+        if (!leadership.isLeader()) {
+            release(mine);
+            return;
+        }
+        try {
+            pool.execute(() -> {
+                for (ActionRecord r : mine) {
+                    ActionRecord finished;
+                    try {
+                        finished = runClaimed(withSubject(r));
+                    } catch (RuntimeException e) {
+                        LOG.errorf(e, "%s %s: could not be carried out; it stays planned for the leader's loop", r.kind().wireName(),
+                                r.target());
+                        continue;
+                    } finally {
+                        running.remove(r.id());
+                    }
+                    try {
+                        done.accept(finished);
+                    } catch (RuntimeException e) {
+                        LOG.errorf(e, "after %s %s", r.kind().wireName(), r.target());
+                    }
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException full) {
+            LOG.warnf("%d actions wait for a worker; %d more are left to the leader's loop", pool.getQueue().size(), mine.size());
+            release(mine);
+        }
+    }
+
+    /**
+     * {@code r} with the uid of its target, read now and stored, so the action (and a later run of it by the leader's
+     * loop, after a checkpoint wait, say) never touches a namesake made later. A crash before this leaves no uid;
+     * the action then reads its target when it runs.
+     */
+    private ActionRecord withSubject(ActionRecord r) {
+        Mitigation m = mitigations.get(r.kind());
+        if (r.subjectUid() != null || m == null) return r;
+        String uid = captureQuietly(m, r.target());
+        return uid == null ? r : database.transaction(tx -> store.subjectUid(tx, r, uid));
+    }
+
+    /** Records the proposal's verdict as an action and, when allowed and this replica leads, runs it on this thread. */
     public ActionRecord carryOut(String incidentId, Proposal proposal, Verdict verdict) {
         String key = incidentId + "|" + proposal.name();
         ActionStatus initial = verdict.decision() == Decision.APPROVE ? ActionStatus.AWAITING_APPROVAL

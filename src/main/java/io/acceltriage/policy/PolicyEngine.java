@@ -107,6 +107,113 @@ public final class PolicyEngine {
         }
     }
 
+    /**
+     * The locks to hold while confirming {@code p} and recording it ({@link #confirm}): its pool's for an action
+     * that fences a node, its workload's (and, for a drain, those of the workloads on the node) for one that
+     * takes replicas down. Two triages that could both pass one limit take turns at it; sorted, so holders of
+     * several never wait for each other.
+     */
+    public List<String> locks(Proposal p) {
+        java.util.TreeSet<String> names = new java.util.TreeSet<>();
+        try {
+            if (FENCES.contains(p.kind())) names.add("pool:" + cluster.poolOf(p.kind().node(p.target())).pool());
+            if (p.kind() == ActionKind.DRAIN_NODE) cluster.workloadsOnNode(p.target()).forEach(w -> names.add("workload:" + w.ref()));
+            if (p.kind() == ActionKind.RESTART_POD || p.kind() == ActionKind.RESTART_GROUP || p.kind() == ActionKind.SHIFT_REPLICAS) {
+                names.add("workload:" + cluster.workloadOf(p.kind().target(), p.target()).map(WorkloadFacts::ref).orElse(p.target()));
+            }
+        } catch (ClusterUnreadable unreadable) {
+            names.add("cluster"); // confirm denies anyway; one lock keeps the answer the same for everybody
+        }
+        return List.copyOf(names);
+    }
+
+    /**
+     * The verdict of an allowed action again, as the last word before it is recorded PLANNED, counting the
+     * actions other triages planned and have not applied yet (the cluster does not show them): the pool's
+     * cordoned share and its last healthy node, the serving floor and a gang's restart. Call it holding
+     * {@link #locks} until the action is recorded, so two triages (or two replicas) cannot both pass a limit
+     * that has room for one; read {@code planned} (PLANNED, not dry runs) holding them too. An action already
+     * recorded for the same incident is not confirmed again.
+     */
+    public Verdict confirm(Proposal p, Verdict v, List<ActionHistory.Past> planned) {
+        if (v.decision() != Decision.ALLOW || v.dryRun() || planned.isEmpty()) return v;
+        Policy pol = policy.get();
+        ClusterFacts facts = cluster.forOneDecision();
+        try {
+            return new PolicyEngine(policy, facts, history, breaker, clock, faults).counting(pol, p, planned).orElse(v);
+        } catch (ClusterUnreadable unreadable) {
+            return Verdict.deny("cluster", "the policy could not read the cluster to check its limits (" + unreadable.getMessage()
+                    + "): nothing runs on its own; check the Kubernetes API and decide by hand");
+        }
+    }
+
+    /** Actions that fence a node: the pool's cap counts them. */
+    private static final java.util.Set<ActionKind> FENCES = java.util.EnumSet.of(ActionKind.CORDON_NODE, ActionKind.DRAIN_NODE,
+            ActionKind.RESET_GPU, ActionKind.REPAIR_NODE, ActionKind.REPLACE_NODE);
+
+    private Optional<Verdict> counting(Policy pol, Proposal p, List<ActionHistory.Past> planned) {
+        if (FENCES.contains(p.kind())) {
+            String node = p.kind().node(p.target());
+            PoolState pool = cluster.poolOf(node);
+            if (!pool.targetCordoned()) {
+                // Nodes of this pool that planned fences will cordon, and that are not cordoned yet.
+                java.util.Set<String> fenced = new java.util.TreeSet<>();
+                for (ActionHistory.Past a : planned) {
+                    String other = FENCES.contains(a.kind()) ? a.kind().node(a.target()) : null;
+                    if (other == null || other.equals(node) || fenced.contains(other)) continue;
+                    PoolState theirs = cluster.poolOf(other);
+                    if (theirs.pool().equals(pool.pool()) && !theirs.targetCordoned()) fenced.add(other);
+                }
+                int cap = Math.max(1, (int) Math.floor(pol.maxCordonedShare() * pool.nodes()));
+                if (!fenced.isEmpty() && pool.cordoned() + fenced.size() + 1 > cap) {
+                    return Optional.of(Verdict.deny("limits.maxCordonedShareOfPool", String.format(
+                            "pool %s has %d of %d nodes cordoned and %d more about to be (%s, planned by other incidents); one more"
+                                    + " exceeds the cap of %d (%.0f%%)", pool.pool(), pool.cordoned(), pool.nodes(), fenced.size(),
+                            String.join(", ", fenced), cap, pol.maxCordonedShare() * 100)));
+                }
+                if (!fenced.isEmpty() && pol.keepLastHealthyNode() && pool.healthyOthers() - fenced.size() <= 0) {
+                    return Optional.of(Verdict.deny("limits.keepLastHealthyNode", "no other node of pool " + pool.pool()
+                            + " stays ready and schedulable once the planned fences of " + String.join(", ", fenced) + " land: "
+                            + p.target() + " stays in service"));
+                }
+            }
+        }
+        if (p.kind() == ActionKind.RESTART_GROUP) {
+            for (ActionHistory.Past a : planned) {
+                if (a.kind() == ActionKind.RESTART_GROUP && a.target().equals(p.target())) {
+                    return Optional.of(Verdict.deny("limits.wholeGangsOnly", "a restart of gang " + p.target()
+                            + " is already planned (at " + a.at() + "): one restart of a gang at a time"));
+                }
+            }
+        }
+        if (pol.keepServingFloor()) {
+            List<WorkloadFacts> hit = switch (p.kind()) {
+                case RESTART_POD, SHIFT_REPLICAS -> cluster.workloadOf(p.kind().target(), p.target()).stream().toList();
+                case DRAIN_NODE -> cluster.workloadsOnNode(p.target());
+                default -> List.of();
+            };
+            for (WorkloadFacts w : hit) {
+                if (!w.serving()) continue;
+                long down = planned.stream().filter(a -> !a.target().equals(p.target()) && takesDown(a, w)).count();
+                if (down > 0 && w.ready() - down - 1 < w.needed()) {
+                    return Optional.of(Verdict.deny("limits.keepServingFloor", String.format(
+                            "%s has %d of %d replicas ready and %d about to go down (planned by other incidents); it needs %d:"
+                                    + " one fewer breaks its serving floor", w.ref(), w.ready(), w.replicas(), down, w.needed())));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether a planned action takes a replica of {@code w} down: a restart of one of its pods, or a drain of a node it runs on. */
+    private boolean takesDown(ActionHistory.Past a, WorkloadFacts w) {
+        return switch (a.kind()) {
+            case RESTART_POD, SHIFT_REPLICAS -> a.target().startsWith(w.ref() + "-");
+            case DRAIN_NODE -> cluster.workloadsOnNode(a.target()).stream().anyMatch(x -> x.ref().equals(w.ref()));
+            default -> false;
+        };
+    }
+
     private Verdict judge(Policy pol, Policy.ActionRule rule, Proposal p, PolicyContext ctx, Instant now, double min, String name) {
         Optional<Verdict> refusal = frozen(pol, now)
                 .or(() -> breakerOpen())

@@ -17,6 +17,14 @@ public interface RequestGate {
     default void applied(String method, String path, int code) {
     }
 
+    /**
+     * How long the answer to a request waits after the server applied it (zero: none). The server's other
+     * requests go on meanwhile: a slow API server for one call, not a stopped one.
+     */
+    default java.time.Duration delay(String method, String path) {
+        return java.time.Duration.ZERO;
+    }
+
     RequestGate OPEN = new RequestGate() {
     };
 }

@@ -117,6 +117,11 @@ public class Sandbox {
         return client;
     }
 
+    /** Holds the simulated API server's requests as {@code gate} says (tests); {@link RequestGate#OPEN} lets all through. */
+    public void gate(RequestGate gate) {
+        cluster.apiServer().gate(gate);
+    }
+
     /** What {@link #client()} and the exporter endpoints add to each request; zero unless configured. */
     public Duration latency() {
         return latency;

@@ -89,6 +89,8 @@ final class SandboxDispatcher extends Dispatcher {
         }
         MockResponse response = handle(request);
         g.applied(method, path, response.code());
+        java.time.Duration delay = g.delay(method, path);
+        if (!delay.isZero()) response.setBodyDelay(delay);
         if ((method.equals("PATCH") || method.equals("PUT")) && response.code() < 300) {
             int q = path.indexOf('?');
             Matcher node = NODE.matcher(q < 0 ? path : path.substring(0, q));

@@ -152,6 +152,11 @@ public final class FleetResponder {
         return responder.consult(rules, new PolicyContext(family, confidence, false));
     }
 
+    /** The policy every verdict of both is judged by. */
+    io.acceltriage.policy.PolicyEngine policy() {
+        return responder.policy();
+    }
+
     /** The model's summary of a decided assessment (a fleet's or a member subject's), asked for after the decision. */
     public java.util.Optional<io.acceltriage.agent.llm.ModelAgent.Summarised> summarise(Assessment decided) {
         return responder.summarise(decided);

@@ -43,9 +43,15 @@ import org.jboss.logging.Logger;
 
 /**
  * Moves alerts from the durable inbox into incidents and triages them: file each alert under the open
- * incident of its subject (or open one), assess, audit every step, carry out what policy allowed,
- * and tell people what they must know. One worker thread per replica; the inbox is the queue, so a
- * crash loses nothing that was acknowledged.
+ * incident of its subject (or open one), assess, audit every step, record what policy allowed, hand it to
+ * the executor's workers, and tell people what they must know. One filing thread per replica and a bounded
+ * pool of triage workers ({@code acceltriage.triage.workers}); one incident is triaged by one worker at a
+ * time. The inbox is the queue, so a crash loses nothing that was acknowledged.
+ *
+ * <p>Actions run off the triage path ({@link Executor#runLater}): a drain that waits minutes for its
+ * evictions delays no other incident's decision. They are recorded PLANNED before the triage ends, in the
+ * transaction that confirms their verdicts under their pool's lock ({@link #decide}), so a crash leaves them
+ * to the leader's loop and two parallel triages cannot both fence past a pool's cap.
  *
  * <p>Several replicas on one database share the work: filing takes turns (see {@link AlertFiler}), and
  * each firing alert filed asks for one triage of its incident, which the replica that claims the
@@ -72,14 +78,23 @@ public class IncidentProcessor {
     private final FleetResponder fleet;
     private final GpuMemory memory;
     private final LateSummaries summaries;
+    /** Files alerts, and hands due triages to {@link #workers}. */
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "acceltriage-triage");
+        Thread t = new Thread(r, "acceltriage-filing");
         t.setDaemon(true);
         return t;
     });
+    /** Triages, at most {@code acceltriage.triage.workers} at once. */
+    private final ExecutorService workers;
     private final AtomicBoolean scheduled = new AtomicBoolean();
-    /** Failed triages by incident: how often. Only the worker thread touches it. */
-    private final Map<String, Integer> failing = new java.util.HashMap<>();
+    /**
+     * Incidents a worker triages (or is about to) in this process, and whether the filing thread wants its
+     * resolution checked once it is done: one incident is never triaged twice at once here (the lease keeps
+     * other replicas off), nor resolved in the middle of its triage. Guarded by itself.
+     */
+    private final Map<String, Boolean> busy = new java.util.HashMap<>();
+    /** Failed triages by incident: how often. Touched only by the worker triaging that incident. */
+    private final Map<String, Integer> failing = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.time.Duration firstBackoff;
     /** This replica's name on the triage leases it holds. */
     private final String replica;
@@ -101,7 +116,15 @@ public class IncidentProcessor {
             @org.eclipse.microprofile.config.inject.ConfigProperty(name = "acceltriage.triage.lease", defaultValue = "30s")
             java.time.Duration lease,
             @org.eclipse.microprofile.config.inject.ConfigProperty(name = "acceltriage.replica.id") java.util.Optional<String> replica,
-            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.http.port", defaultValue = "8080") int port) {
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.http.port", defaultValue = "8080") int port,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "acceltriage.triage.workers", defaultValue = "4") int workers) {
+        if (workers < 1) throw new IllegalArgumentException("acceltriage.triage.workers must be at least 1, not " + workers);
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        this.workers = Executors.newFixedThreadPool(workers, r -> {
+            Thread t = new Thread(r, "acceltriage-triage-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         this.firstBackoff = firstBackoff;
         this.lease = lease;
         // Stable across a restart of the same replica, so it takes back its own leases at once (see recover).
@@ -131,14 +154,18 @@ public class IncidentProcessor {
         }
     }
 
-    /** Finishes actions a crash interrupted, takes back the triage leases a crash of this replica left, then drains the inbox. */
+    /**
+     * Takes back the triage leases a crash of this replica left, drains the inbox, and finishes the actions a
+     * crash interrupted, on the calling thread (the recovery thread): a drain waiting for its evictions holds
+     * no triage worker.
+     */
     void recover() {
         incidents.releaseTriages(replica);
+        wake();
         for (ActionRecord r : executor.interrupted()) {
             LOG.infof("finishing interrupted action %s %s %s", r.id(), r.kind().wireName(), r.target());
-            worker.submit(() -> executor.resume(r));
+            executor.resume(r);
         }
-        wake();
     }
 
     /** Asks the worker to drain the inbox; calls while a drain is pending coalesce into it. */
@@ -167,7 +194,7 @@ public class IncidentProcessor {
                 }
             }
             triageDue();
-            touched.forEach(this::resolveIfAllResolved);
+            touched.forEach(this::resolveUnlessBusy);
             if (batch.isEmpty()) {
                 return;
             }
@@ -181,23 +208,72 @@ public class IncidentProcessor {
      */
     private void triageDue() {
         for (String id : incidents.dueForTriage(Instant.now(), BATCH)) {
-            Instant now = Instant.now();
-            Optional<IncidentStore.TriageClaim> claim = incidents.claimTriage(id, replica, now, now.plus(lease));
-            if (claim.isEmpty()) continue; // another replica took it
-            held.add(id);
+            if (!begin(id)) continue; // a worker has it; it is due again if alerts came meanwhile
             try {
-                Optional<Incident> incident = incidents.find(id).filter(i -> i.state().open());
-                // A fleet incident is triaged once: its members are sampled, later storm alerts only add to its count.
-                Instant retry = incident.filter(i -> !Correlator.isFleet(i.subject()) || i.assessmentJson() == null)
-                        .map(this::triageSafely).orElse(null);
-                if (retry == null) {
-                    incidents.finishTriage(claim.get(), replica);
-                } else {
-                    incidents.deferTriage(claim.get(), replica, retry);
-                }
-            } finally {
-                held.remove(id);
+                workers.execute(() -> {
+                    try {
+                        triageClaimed(id);
+                    } catch (RuntimeException e) {
+                        LOG.errorf(e, "triage of %s could not start; it stays due and is retried", id);
+                    } finally {
+                        if (end(id)) resolveIfAllResolved(id);
+                        wake(); // new alerts of it, filed meanwhile, were left for this worker to finish
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                end(id);
+                return;
             }
+        }
+    }
+
+    /** Marks {@code id} busy; false when it already is. */
+    private boolean begin(String id) {
+        synchronized (busy) {
+            return busy.putIfAbsent(id, false) == null;
+        }
+    }
+
+    /** Marks {@code id} free; whether its resolution was asked for meanwhile. */
+    private boolean end(String id) {
+        synchronized (busy) {
+            return Boolean.TRUE.equals(busy.remove(id));
+        }
+    }
+
+    /** Resolves now, or after the triage a worker runs on the incident. */
+    private void resolveUnlessBusy(String id) {
+        synchronized (busy) {
+            if (busy.containsKey(id)) {
+                busy.put(id, true);
+                return;
+            }
+            busy.put(id, false);
+        }
+        try {
+            resolveIfAllResolved(id);
+        } finally {
+            end(id);
+        }
+    }
+
+    private void triageClaimed(String id) {
+        Instant now = Instant.now();
+        Optional<IncidentStore.TriageClaim> claim = incidents.claimTriage(id, replica, now, now.plus(lease));
+        if (claim.isEmpty()) return; // another replica took it
+        held.add(id);
+        try {
+            Optional<Incident> incident = incidents.find(id).filter(i -> i.state().open());
+            // A fleet incident is triaged once: its members are sampled, later storm alerts only add to its count.
+            Instant retry = incident.filter(i -> !Correlator.isFleet(i.subject()) || i.assessmentJson() == null)
+                    .map(this::triageSafely).orElse(null);
+            if (retry == null) {
+                incidents.finishTriage(claim.get(), replica);
+            } else {
+                incidents.deferTriage(claim.get(), replica, retry);
+            }
+        } finally {
+            held.remove(id);
         }
     }
 
@@ -263,28 +339,9 @@ public class IncidentProcessor {
                 .filter(x -> x.status() == AlertStatus.FIRING).toList());
         // A shadow drill's incident runs dry for its whole life (all its alerts, resolved ones too, decide it).
         Optional<ForcedDryRun.Forced> forced = ForcedDryRun.of(alerts.stream().map(x -> x.alert().labels()).toList());
-        Assessment a = forced.map(f -> dry(assessed, f)).orElse(assessed);
-        database.transaction(tx -> {
-            // Once, on the incident's first triage: the dry run is a property of the incident, a re-triage decides the same.
-            forced.filter(f -> incident.family() == null).ifPresent(f -> audit.append(tx, incident.id(), AuditKind.DRY_RUN_FORCED,
-                    Actors.AGENT, Map.of("reason", f.reason(), "drills", f.drills(),
-                            "verdictsDry", a.judgements().stream().filter(j -> j.verdict().dryRun()).count(),
-                            "realAlertJoined", f.realAlertJoined())));
-            audit.append(tx, incident.id(), AuditKind.EVIDENCE_COLLECTED, Actors.AGENT, evidencePayload(a));
-            audit.append(tx, incident.id(), AuditKind.DIAGNOSIS, Actors.AGENT, a.diagnosis());
-            if (a.model() != null) io.acceltriage.agent.llm.ModelAudit.append(tx, audit, incident.id(), a.model());
-            for (Judgement j : a.judgements()) {
-                audit.append(tx, incident.id(), AuditKind.PROPOSAL, Actors.AGENT, j.proposal());
-                Map<String, Object> v = new LinkedHashMap<>();
-                v.put("proposal", j.proposal().name());
-                v.put("verdict", j.verdict());
-                audit.append(tx, incident.id(), AuditKind.VERDICT, Actors.AGENT, v);
-            }
-            memory.record(tx, incident.id(), a.evidence());
-            incidents.recordAssessment(tx, incident.id(), IncidentState.TRIAGING, a.diagnosis().family().wireName(),
-                    a.diagnosis().confidence(), a.summary(), Json.write(a), a.evidence().node());
-            return null;
-        });
+        Assessment decided = forced.map(f -> dry(assessed, f)).orElse(assessed);
+        List<ActionRecord> planned = new ArrayList<>();
+        Assessment a = decide(incident, decided, forced, planned);
         metrics.evidenceGaps(a.evidence().gaps());
         if (incident.family() == null) {
             metrics.incidentClassified(a.diagnosis().family());
@@ -297,16 +354,11 @@ public class IncidentProcessor {
             needsAPerson.add("an alert that is not the shadow drill's joined its incident: every action here stays a dry run;"
                     + " decide by hand what the real fault needs");
         }
+        // Actions an earlier triage of the incident recorded and that already ended; new ones run after the state is stored.
         boolean mitigatedNow = false;
-        for (Judgement j : a.judgements()) {
-            if (j.verdict().decision() == Decision.DENY) continue;
-            ActionRecord r = executor.carryOut(incident.id(), j.proposal(), j.verdict());
+        for (ActionRecord r : planned) {
             mitigatedNow |= r.status() == io.acceltriage.action.ActionStatus.SUCCEEDED && !r.dryRun();
-            if (r.status() == io.acceltriage.action.ActionStatus.FAILED) {
-                needsAPerson.add(r.kind().wireName() + " " + r.target() + " failed: " + r.detail());
-            } else if (r.status() == io.acceltriage.action.ActionStatus.UNVERIFIED) {
-                needsAPerson.add(r.kind().wireName() + " " + r.target() + " ran but did not take effect: " + r.detail());
-            }
+            failure(r).ifPresent(needsAPerson::add);
         }
         IncidentState state = a.awaitsApproval() ? IncidentState.AWAITING_APPROVAL
                 : !needsAPerson.isEmpty() ? IncidentState.ESCALATED
@@ -317,19 +369,112 @@ public class IncidentProcessor {
         Notice told = new Notice(incident.id(), state.name().toLowerCase(), incident.subject().key(),
                 a.diagnosis().family().wireName(), a.diagnosis().confidence(), a.summary(), needsAPerson,
                 "/incidents/" + incident.id());
+        try {
+            database.transaction(tx -> {
+                incidents.setState(tx, incident.id(), state);
+                escalations.tell(tx, told);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            executor.release(planned); // PLANNED and committed: the leader's loop runs them
+            throw e;
+        }
+        // Decided and stored: the actions run on the executor's workers, and a failed one escalates the incident then.
+        executor.runLater(planned, r -> acted(incident, alerts, a, r));
+        escalations.queued();
+        if (mitigatedNow && incident.state() != IncidentState.MITIGATED) mitigated(alerts, a);
+        metrics.triaged(java.time.Duration.ofNanos(System.nanoTime() - began));
+        // Only now is the model asked for its summary, off this thread.
+        summaries.ask(incident.id(), a, told);
+    }
+
+    /**
+     * The decision's transaction: every allowed action's verdict confirmed under the locks of its pool and
+     * workloads, counting what other triages planned and have not applied ({@link io.acceltriage.policy.PolicyEngine#confirm}),
+     * the audit of evidence, diagnosis, proposals and verdicts, the assessment, and the actions recorded
+     * (PLANNED ones claimed for this process, into {@code planned}). Returns the assessment as confirmed.
+     */
+    private Assessment decide(Incident incident, Assessment decided, Optional<ForcedDryRun.Forced> forced, List<ActionRecord> planned) {
+        ActionPlans plans = new ActionPlans(executor, fleet.policy());
+        ActionPlans.Prepared prepared = plans.prepare(decided.judgements());
+        try {
+            return database.transaction(tx -> {
+                planned.clear();
+                Assessment a = confirmed(decided, plans.confirm(tx, incident.id(), prepared));
+                // Once, on the incident's first triage: the dry run is a property of the incident, a re-triage decides the same.
+                forced.filter(f -> incident.family() == null).ifPresent(f -> audit.append(tx, incident.id(), AuditKind.DRY_RUN_FORCED, Actors.AGENT, Map.of("reason", f.reason(),
+                        "drills", f.drills(), "verdictsDry", a.judgements().stream().filter(j -> j.verdict().dryRun()).count(),
+                        "realAlertJoined", f.realAlertJoined())));
+                audit.append(tx, incident.id(), AuditKind.EVIDENCE_COLLECTED, Actors.AGENT, evidencePayload(a));
+                audit.append(tx, incident.id(), AuditKind.DIAGNOSIS, Actors.AGENT, a.diagnosis());
+                if (a.model() != null) io.acceltriage.agent.llm.ModelAudit.append(tx, audit, incident.id(), a.model());
+                for (Judgement j : a.judgements()) {
+                    audit.append(tx, incident.id(), AuditKind.PROPOSAL, Actors.AGENT, j.proposal());
+                    Map<String, Object> v = new LinkedHashMap<>();
+                    v.put("proposal", j.proposal().name());
+                    v.put("verdict", j.verdict());
+                    audit.append(tx, incident.id(), AuditKind.VERDICT, Actors.AGENT, v);
+                }
+                memory.record(tx, incident.id(), a.evidence());
+                incidents.recordAssessment(tx, incident.id(), IncidentState.TRIAGING, a.diagnosis().family().wireName(),
+                        a.diagnosis().confidence(), a.summary(), Json.write(a), a.evidence().node());
+                planned.addAll(plans.record(tx, incident.id(), a.judgements()));
+                return a;
+            });
+        } catch (RuntimeException e) {
+            executor.release(planned); // rolled back: nothing of it exists
+            throw e;
+        }
+    }
+
+    /** The assessment with its verdicts as confirmed; each refusal at confirmation is a reason for a person. */
+    private static Assessment confirmed(Assessment a, ActionPlans.Confirmed c) {
+        if (c.refused().isEmpty()) return a;
+        List<String> escalation = new ArrayList<>(a.escalationReasons());
+        escalation.addAll(c.refused());
+        return new Assessment(a.mode(), a.subject(), a.alerts(), a.evidence(), a.diagnosis(), c.judgements(), escalation,
+                a.summary() + " Needs a person: " + String.join("; ", c.refused()), a.model(), a.workLost());
+    }
+
+    /** Why {@code r} needs a person, when it ended badly. */
+    private static Optional<String> failure(ActionRecord r) {
+        if (r.status() == io.acceltriage.action.ActionStatus.FAILED) {
+            return Optional.of(r.kind().wireName() + " " + r.target() + " failed: " + r.detail());
+        }
+        if (r.status() == io.acceltriage.action.ActionStatus.UNVERIFIED) {
+            return Optional.of(r.kind().wireName() + " " + r.target() + " ran but did not take effect: " + r.detail());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * An action of the incident ended on the executor's workers: one that failed or did not take escalates the
+     * incident to a person, with why; one that worked counts as its mitigation.
+     */
+    private void acted(Incident incident, List<StoredAlert> alerts, Assessment a, ActionRecord r) {
+        Optional<String> why = failure(r);
+        if (why.isEmpty()) {
+            if (r.status() == io.acceltriage.action.ActionStatus.SUCCEEDED && !r.dryRun() && incident.state() != IncidentState.MITIGATED) {
+                mitigated(alerts, a);
+            }
+            return;
+        }
+        Optional<Incident> now = incidents.find(incident.id()).filter(i -> i.state().open());
+        if (now.isEmpty()) return;
+        List<String> needsAPerson = new ArrayList<>(a.escalationReasons());
+        needsAPerson.add(why.get());
         database.transaction(tx -> {
-            incidents.setState(tx, incident.id(), state);
-            escalations.tell(tx, told);
+            incidents.setState(tx, incident.id(), IncidentState.ESCALATED);
+            escalations.tell(tx, new Notice(incident.id(), IncidentState.ESCALATED.name().toLowerCase(), incident.subject().key(),
+                    a.diagnosis().family().wireName(), a.diagnosis().confidence(), a.summary(), needsAPerson, "/incidents/" + incident.id()));
             return null;
         });
         escalations.queued();
-        if (mitigatedNow && incident.state() != IncidentState.MITIGATED) {
-            alerts.stream().map(StoredAlert::receivedAt).min(Instant::compareTo)
-                    .ifPresent(first -> metrics.mitigated(a.diagnosis().family(), java.time.Duration.between(first, Instant.now())));
-        }
-        metrics.triaged(java.time.Duration.ofNanos(System.nanoTime() - began));
-        // Decided, stored, carried out and told: only now is the model asked for its summary, off this thread.
-        summaries.ask(incident.id(), a, told);
+    }
+
+    private void mitigated(List<StoredAlert> alerts, Assessment a) {
+        alerts.stream().map(StoredAlert::receivedAt).min(Instant::compareTo)
+                .ifPresent(first -> metrics.mitigated(a.diagnosis().family(), java.time.Duration.between(first, Instant.now())));
     }
 
     private static Assessment dry(Assessment a, ForcedDryRun.Forced forced) {
@@ -379,5 +524,6 @@ public class IncidentProcessor {
     @PreDestroy
     void stop() {
         worker.shutdownNow();
+        workers.shutdownNow();
     }
 }

@@ -94,6 +94,11 @@ public final class Responder {
         this.summaries = summaries;
     }
 
+    /** The policy this responder judges by: the triage confirms allowed actions with it before recording them. */
+    PolicyEngine policy() {
+        return policy;
+    }
+
     /** This responder, reading the fault history of the GPUs it sees faulting into their evidence. */
     Responder remembering(GpuMemory memory) {
         return new Responder(gatherer, classifier, planner, policy, summaries, agent, memory, overlay);

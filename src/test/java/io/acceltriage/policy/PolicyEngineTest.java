@@ -402,4 +402,37 @@ class PolicyEngineTest {
         assertEquals(Decision.DENY, e.decide(new Proposal(ActionKind.DRAIN_NODE, "n1", "test", List.of(), "test", true), degraded).decision(),
                 "only the fence and the restart go at a checkpoint");
     }
+
+    @Test
+    void aCordonConfirmedAgainstPlannedFencesOfItsPoolIsRefusedOverTheCapAndAllowedWithinIt() {
+        PolicyEngine e = engine(ALLOW_ALL);
+        Verdict allowed = e.decide(cordon("n2"), DEVICE);
+        assertEquals(Decision.ALLOW, allowed.decision(), "the cluster shows no cordon: " + allowed);
+        List<ActionHistory.Past> planned = List.of(new ActionHistory.Past(ActionKind.CORDON_NODE, "n1", NOW));
+        Verdict v = e.confirm(cordon("n2"), allowed, planned);
+        assertEquals("limits.maxCordonedShareOfPool", v.rule(), "n1's planned cordon fills the cap of 1: " + v);
+        assertTrue(v.reasons().get(0).contains("n1"), v.toString());
+        assertEquals(allowed, e.confirm(cordon("n1"), allowed, planned), "a node's own planned fence is not another one");
+        assertEquals(allowed, e.confirm(cordon("n2"), allowed, List.of()), "nothing planned: the verdict stands");
+        cluster.pool = new PoolState("a100-serve", 30, 0, 29, false);
+        assertEquals(allowed, e.confirm(cordon("n2"), allowed, planned), "a cap of 3 has room for both");
+    }
+
+    @Test
+    void aRestartConfirmedAgainstPlannedRestartsOfItsWorkloadKeepsTheServingFloorAndAGangRestartsOnce() {
+        PolicyEngine e = engine(ALLOW_ALL + "limits: {keepServingFloor: true}\n");
+        WorkloadFacts vllm = new WorkloadFacts("Deployment", "serve", "vllm", false, true, 4, 4, 3, false, Map.of());
+        cluster.workloads = Map.of("serve/vllm-1", vllm, "serve/vllm-2", vllm);
+        Verdict allowed = e.decide(of(ActionKind.RESTART_POD, "serve/vllm-2"), APP);
+        assertEquals(Decision.ALLOW, allowed.decision(), allowed.toString());
+        Verdict v = e.confirm(of(ActionKind.RESTART_POD, "serve/vllm-2"), allowed,
+                List.of(new ActionHistory.Past(ActionKind.RESTART_POD, "serve/vllm-1", NOW)));
+        assertEquals("limits.keepServingFloor", v.rule(), "4 ready, 1 going, 3 needed: one more breaks the floor: " + v);
+        Verdict gang = Verdict.allow("actions.restart-group.decision", List.of(), false);
+        assertEquals("limits.wholeGangsOnly", e.confirm(of(ActionKind.RESTART_GROUP, "ml/pretrain"), gang,
+                List.of(new ActionHistory.Past(ActionKind.RESTART_GROUP, "ml/pretrain", NOW))).rule(), "one restart of a gang at a time");
+        Verdict dry = Verdict.allow("actions.cordon-node.decision", List.of(), true);
+        assertEquals(dry, e.confirm(cordon("n2"), dry, List.of(new ActionHistory.Past(ActionKind.CORDON_NODE, "n1", NOW))),
+                "a dry run changes nothing: not confirmed");
+    }
 }
