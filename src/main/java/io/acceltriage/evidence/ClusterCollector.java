@@ -164,6 +164,11 @@ final class ClusterCollector {
             cordoned = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
             observeNode(node, pool, obs);
             observeDeviceTaints(nodeName, join(slices), obs);
+            try {
+                observeBehindPool(node, pool, obs);
+            } catch (KubernetesClientException e) {
+                gaps.add(new Gap(Source.CLUSTER, "the pool's nodes unreadable: " + apiFailure(e)));
+            }
         }
 
         List<String> memberNodes = new ArrayList<>();
@@ -365,6 +370,43 @@ final class ClusterCollector {
                         + " " + resource + "; " + whole + " of " + hosts.size() + " hosts have all theirs",
                         new Facts.SliceHost(hn, pool, topology, resource, cap, alloc, hosts.size(), whole)));
             }
+        }
+    }
+
+    /**
+     * The node's accelerator software behind its pool's: its version label below the value most of the pool's other
+     * nodes carry. Read only for a node with such a label and a pool.
+     */
+    private void observeBehindPool(Node node, String pool, List<Observation> obs) {
+        Map<String, String> labels = labels(node);
+        List<String> present = knowledge.poolVersionLabels().stream().filter(labels::containsKey).toList();
+        if (pool == null || present.isEmpty()) return;
+        String name = node.getMetadata().getName();
+        List<Node> peers = reads.nodes().stream().filter(n -> !name.equals(n.getMetadata().getName())
+                && pool.equals(knowledge.poolOf(labels(n)))).toList();
+        for (String l : present) {
+            Map<String, Integer> counts = new HashMap<>();
+            peers.forEach(n -> {
+                String v = labels(n).get(l);
+                if (v != null) counts.merge(v, 1, Integer::sum);
+            });
+            Map.Entry<String, Integer> most = counts.entrySet().stream().max(Map.Entry.comparingByValue()).orElse(null);
+            if (most == null || most.getValue() * 2 <= peers.size()) continue;
+            Double own = number(labels.get(l));
+            Double theirs = number(most.getKey());
+            if (own != null && theirs != null && own < theirs) {
+                obs.add(new Observation(Source.CLUSTER, name + " label " + l + "=" + labels.get(l) + " while " + most.getValue() + " of the "
+                        + peers.size() + " other nodes of pool " + pool + " carry " + most.getKey(),
+                        new Facts.BehindPool(name, pool, l, labels.get(l), most.getKey(), most.getValue())));
+            }
+        }
+    }
+
+    private static Double number(String s) {
+        try {
+            return s == null ? null : Double.valueOf(s.trim());
+        } catch (NumberFormatException e) {
+            return null;
         }
     }
 

@@ -57,6 +57,12 @@ public final class Facts {
     public record SliceHost(String node, String pool, String topology, String resource, int capacity, int allocatable,
             int hosts, int wholeHosts) implements Fact {}
 
+    /**
+     * A node whose accelerator software version label ({@code label}, a number) is below the one most of its pool's
+     * other nodes carry: {@code value} its own, {@code poolValue} the pool's, {@code peers} how many nodes carry that.
+     */
+    public record BehindPool(String node, String pool, String label, String value, String poolValue, int peers) implements Fact {}
+
     /** DRA ResourceSlice device taint (KEP-5055). */
     public record DeviceTaint(String node, String device, String key, String value, String effect) implements Fact {}
 
