@@ -216,7 +216,9 @@ final class ClusterCollector {
             roles.put(ref(p), role);
             boolean focused = focus.contains(p);
             if (role.nodeAgent() || acceleratorsRequested(p) > 0 || focused) {
-                observePod(p, role, focused, obs, logs);
+                // A node agent may run ready while failing inside (a driver container whose fabric manager did not
+                // start waits for its signal): the node's agents' own logs are read whatever their state.
+                observePod(p, role, focused || role.nodeAgent(), obs, logs);
             }
             if (focused && "Pending".equals(p.getStatus().getPhase())) {
                 observePending(p, obs);
