@@ -517,6 +517,7 @@ public final class Classifier {
         if (f instanceof Facts.NodeLabel l) return Optional.ofNullable(l.node());
         if (f instanceof Facts.SliceHost h) return Optional.ofNullable(h.node());
         if (f instanceof Facts.BehindPool v) return Optional.ofNullable(v.node());
+        if (f instanceof Facts.Unoffered u) return Optional.ofNullable(u.node());
         if (f instanceof Facts.ClusterEvent ev && "Node".equals(ev.objectKind())) return Optional.ofNullable(ev.objectName());
         return Optional.empty();
     }
@@ -648,6 +649,11 @@ public final class Classifier {
                     + h.resource() + " while the other " + h.wholeHosts() + " hosts of slice pool " + h.pool() + " have all theirs: the host"
                     + " lost its chips, and the slice recovers only as a whole", id, "slice-host")) : Optional.empty();
         }
+        if (e.fact() instanceof Facts.Unoffered u) {
+            // Other nodes offer it, so it exists and is healthy elsewhere: this node's agent found none of its devices.
+            return Optional.of(Finding.of(Family.INFRASTRUCTURE, 0.6, u.node() + " offers no " + u.what() + " while " + u.offeredBy()
+                    + " other nodes offer theirs: the node agent serving it found no device there, and " + u.pod() + " waits", id, "unoffered"));
+        }
         if (e.fact() instanceof Facts.BehindPool v) {
             // Alone only a hint at the fault threshold (a rolling upgrade leaves nodes behind for a while); it is the
             // platform's word beside a workload's "driver too old" line on that node.
@@ -769,7 +775,8 @@ public final class Classifier {
                 break;
             case IDLE:
                 // Idle only means hung when the pod holding the device runs without complaint.
-                tripped = v == 0 && m.pod() != null && !readings.troubled(m.namespace(), m.pod());
+                // Nor when a member of its own workload is not yet scheduled: the others wait at rendezvous for it.
+                tripped = v == 0 && m.pod() != null && !readings.troubled(m.namespace(), m.pod()) && !readings.peerPending(m.namespace(), m.pod());
                 break;
             default:
                 tripped = false;
@@ -811,8 +818,20 @@ public final class Classifier {
         private final java.util.Set<String> troubledPods = new java.util.HashSet<>();
         private final java.time.Instant at;
 
+        private final java.util.Set<String> pendingWorkloads = new java.util.HashSet<>();
+        private final Map<String, String> workloadOf = new java.util.HashMap<>();
+
         Readings(EvidenceBundle bundle) {
             this.at = bundle.at();
+            for (io.acceltriage.evidence.PodPlacement p : bundle.pods()) {
+                if (p.workloadRef() != null) workloadOf.put(p.ref(), p.workloadRef());
+            }
+            for (Evidence e : bundle.items()) {
+                if (e.fact() instanceof Facts.PodPending p) {
+                    String w = p.workload() != null ? p.workload() : workloadOf.get(p.namespace() + "/" + p.pod());
+                    if (w != null) pendingWorkloads.add(w);
+                }
+            }
             for (Evidence e : bundle.items()) {
                 if (e.fact() instanceof Facts.MetricReading m) {
                     values.merge(m.node() + "|" + m.device() + "|" + m.metric(), m.value(), Double::sum);
@@ -828,6 +847,11 @@ public final class Classifier {
 
         java.time.Instant at() {
             return at;
+        }
+
+        boolean peerPending(String namespace, String pod) {
+            String w = workloadOf.get(namespace + "/" + pod);
+            return w != null && pendingWorkloads.contains(w);
         }
 
         boolean troubled(String namespace, String pod) {
