@@ -70,6 +70,7 @@ public final class Classifier {
         findings = withNodeAgentsAsInfrastructure(findings, bundle);
         findings = withWrappersExplained(findings, bundle);
         findings = withPlannedChanges(findings, bundle);
+        findings = withCorroboratedHints(findings, bundle);
         // Findings of one group are one reason: the strongest of them counts. Different reasons
         // combine as independent evidence (noisy-or).
         Map<String, Finding> strongest = new java.util.LinkedHashMap<>();
@@ -300,6 +301,36 @@ public final class Classifier {
                     ? causes.get(lines.get(0).namespace() + "/" + lines.get(0).pod()) : null;
             out.add(by == null || g.group().startsWith(CONSEQUENCE) ? g : new Finding(g.family(), g.weight(), g.cause()
                     + " (a consequence of: " + by.cause() + ")", g.evidenceIds(), CONSEQUENCE + g.group(), true, false, false, false));
+        }
+        return out;
+    }
+
+    /** What a node's software behind its pool's weighs alone: a hint below the fault threshold. */
+    static final double BEHIND_POOL_WEIGHT = 0.2;
+
+    /**
+     * A node running older accelerator software than its pool (a platform source) beside a workload on that node
+     * saying, in its own log, that the node's software is what fails it (an infrastructure signature: "CUDA driver
+     * version is insufficient"): the platform corroborates the workload, and its reason now weighs what the workload's does,
+     * so the node can be fenced on the platform's word.
+     */
+    private static List<Finding> withCorroboratedHints(List<Finding> findings, EvidenceBundle b) {
+        Map<String, Double> claimed = new java.util.HashMap<>();
+        for (Finding f : findings) {
+            if (f.family() != Family.INFRASTRUCTURE || f.group().startsWith(CONSEQUENCE)) continue;
+            for (String id : f.evidenceIds()) {
+                b.byId(id).filter(e -> !e.platform() && e.fact() instanceof Facts.LogMatch).flatMap(e -> podNode(e, b))
+                        .ifPresent(n -> claimed.merge(n, f.weight(), Math::max));
+            }
+        }
+        if (claimed.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding g : findings) {
+            Double w = !"behind-pool".equals(g.group()) ? null : g.evidenceIds().stream().map(b::byId).flatMap(Optional::stream)
+                    .map(e -> nodeOfFact(e.fact())).flatMap(Optional::stream).map(claimed::get).filter(java.util.Objects::nonNull)
+                    .findFirst().orElse(null);
+            out.add(w == null ? g : new Finding(g.family(), Math.max(g.weight(), w), g.cause() + ", where a workload's own log says"
+                    + " the node's software fails it", g.evidenceIds(), g.group(), false, false, false, false));
         }
         return out;
     }
@@ -655,9 +686,9 @@ public final class Classifier {
                     + " other nodes offer theirs: the node agent serving it found no device there, and " + u.pod() + " waits", id, "unoffered"));
         }
         if (e.fact() instanceof Facts.BehindPool v) {
-            // Alone only a hint at the fault threshold (a rolling upgrade leaves nodes behind for a while); it is the
-            // platform's word beside a workload's "driver too old" line on that node.
-            return Optional.of(Finding.of(Family.INFRASTRUCTURE, FAULT_THRESHOLD, v.node() + " runs " + v.label() + "=" + v.value()
+            // Alone only a hint (a rolling upgrade leaves nodes behind for a while); beside a workload's own word that
+            // the node's software is the problem it is the platform's corroboration (withCorroboratedHints).
+            return Optional.of(Finding.of(Family.INFRASTRUCTURE, BEHIND_POOL_WEIGHT, v.node() + " runs " + v.label() + "=" + v.value()
                     + ", behind the " + v.poolValue() + " of " + v.peers() + " other nodes of its pool " + v.pool(), id, "behind-pool"));
         }
         if (e.fact() instanceof Facts.DeviceTaint t) {
