@@ -762,4 +762,22 @@ class ClassifierTest {
         assertEquals(Family.INFRASTRUCTURE, driver.family(), driver.cause());
         assertFalse(driver.restartHelps(), "the module still does not build after a restart");
     }
+
+    @Test
+    void aMultiHostTpuJobWhoseHostsDoNotKnowEachOtherIsItsOwnersConfiguration() {
+        Diagnosis d = classify(Bundles.workload("research", "jobset/maxtext", NODE).podCrashLooping("research", "maxtext-0")
+                .log("research", "maxtext-0", "tpu-worker-hostnames", "WARNING:absl:TPU_WORKER_HOSTNAMES is not set; assuming a single-host slice"));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+        assertTrue(d.cause().contains("TPU_WORKER_HOSTNAMES"), d.cause());
+    }
+
+    @Test
+    void aFatalSxidLineInATenantsLogIsAClaimNotAFault() {
+        Diagnosis d = classify(Bundles.pod("team-orca", "ft-0", NODE).podCrashLooping("team-orca", "ft-0")
+                .log("team-orca", "ft-0", "nvswitch-fatal-sxid", "kernel: nvidia-nvswitch0: SXid (PCI:0000:05:00.0): 24007, Fatal, Link 12"));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+        assertTrue(d.findings().stream().anyMatch(f -> Classifier.TENANT_CLAIM.equals(f.group())), "named as a tenant's claim: " + d.findings());
+    }
 }
