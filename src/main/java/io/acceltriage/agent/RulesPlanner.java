@@ -75,7 +75,10 @@ public final class RulesPlanner {
             escalate.add("some evidence could not be read: " + b.gaps().get(0).reason());
         } else if (d.family() == Family.NONE) {
             // "No fault found" is only an answer when every source answered; otherwise it is a guess.
-            b.gaps().stream().filter(Gap::failed).findFirst().ifPresent(g -> escalate.add("no fault found, but "
+            // A planned change (a MIG reconfiguration) pauses the node's exporter with its other GPU clients: its silence is that change.
+            boolean planned = d.findings().stream().anyMatch(f -> f.group().startsWith(io.acceltriage.diagnosis.Classifier.PLANNED));
+            b.gaps().stream().filter(Gap::failed).filter(g -> !(planned && g.source() == io.acceltriage.evidence.Source.METRICS))
+                    .findFirst().ifPresent(g -> escalate.add("no fault found, but "
                     + g.source().name().toLowerCase() + " could not be read, so one may be missed: " + g.reason()));
             // Nor when the workload is visibly down or stalled: the family is unsettled, the outage is not.
             brokenWorkload(b).ifPresent(w -> escalate.add("no fault family could be settled, but " + w + "; looked at: "
@@ -351,8 +354,14 @@ public final class RulesPlanner {
         boolean notReady = has(b, d, e -> e.fact() instanceof Facts.NodeCondition c && "Ready".equals(c.type()));
         boolean cannotServe = notReady || signaturesIn(b).stream().anyMatch(NODE_CANNOT_SERVE::contains)
                 || d.supporting().stream().anyMatch(f -> f.weight() >= 0.5 && f.group().startsWith(io.acceltriage.diagnosis.Classifier.CANNOT_SERVE));
+        // Restarting the device plugin helps the device plugin (or a node that advertises nothing), not the stack's other agents.
         boolean agentDown = has(b, d, e -> e.fact() instanceof Facts.ContainerState c && c.role().nodeAgent()
-                || e.fact() instanceof Facts.AcceleratorCapacity);
+                && c.role() != io.acceltriage.evidence.PodRole.OPERAND || e.fact() instanceof Facts.AcceleratorCapacity);
+        // The failing agent's DaemonSet took a new revision shortly before: hold the rollout so the pool's other nodes keep the
+        // old one; a restart on this node would only start the new revision again.
+        List<Evidence> rollouts = b.items().stream().filter(e -> e.platform() && e.fact() instanceof Facts.ClusterEvent ev
+                && "DaemonSet".equals(ev.objectKind()) && "NewRevision".equals(ev.reason())).toList();
+        List<Proposal> holds = pauseRollouts(d, rollouts);
         // A node agent whose own log says "config error" or "driver mismatch" will crash again after a restart.
         boolean restartCannotHelp = d.supporting().stream().anyMatch(f -> !f.restartHelps() && f.weight() >= 0.5
                 && f.evidenceIds().stream().anyMatch(id -> b.byId(id).map(e -> e.fact() instanceof Facts.LogMatch).orElse(false)));
@@ -378,7 +387,11 @@ public final class RulesPlanner {
         } else if (b.node() != null && cannotServe) {
             out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), b.node() + " cannot run accelerator work: " + d.cause(), cited, BY));
         }
-        if (driverDown.isPresent()) {
+        out.addAll(holds);
+        if (!holds.isEmpty()) {
+            escalate.add("the node agent failing on " + b.node() + " follows a rollout (" + rollouts.get(0).summary() + "): a person"
+                    + " rolls it back or fixes it before it resumes: " + d.cause());
+        } else if (driverDown.isPresent()) {
             escalate.add("the driver container " + driverDown.get() + " on " + b.node() + " is failing; restarting the device plugin cannot"
                     + " fix the driver (a person checks the driver for the node's kernel): " + d.cause());
         } else if (b.node() != null && agentDown && !notReady && !restartCannotHelp) {
@@ -433,6 +446,13 @@ public final class RulesPlanner {
         }
         if (b.subject().kind() == io.acceltriage.incident.Subject.Kind.POD) {
             named.add(b.subject().namespace() + "/" + b.subject().name());
+        }
+        // A fault of the whole node (its NVSwitch fabric) reaches every accelerator there: each workload holding one is hit,
+        // whether or not its own pod has shown it yet.
+        if (d.family() == Family.DEVICE && d.supporting().stream().anyMatch(f -> !f.symptom() && f.weight() >= 0.5
+                && f.group().contains(io.acceltriage.diagnosis.Classifier.NODE_WIDE))) {
+            Set<String> faulty = new LinkedHashSet<>(faultNodes(d, b));
+            b.pods().stream().filter(p -> !p.role().nodeAgent() && p.accelerators() > 0 && faulty.contains(p.node())).forEach(p -> named.add(p.ref()));
         }
         for (PodPlacement p : b.pods()) {
             if (!p.role().nodeAgent() && named.contains(p.ref())) out.put(p.ref(), p);

@@ -68,6 +68,9 @@ public final class Classifier {
         findings = withCompanionsExplained(findings, bundle);
         findings = withConsequencesOfPlatformFaults(findings, bundle);
         findings = withNodeAgentsAsInfrastructure(findings, bundle);
+        findings = withWrappersExplained(findings, bundle);
+        findings = withPlannedChanges(findings, bundle);
+        findings = withCorroboratedHints(findings, bundle);
         // Findings of one group are one reason: the strongest of them counts. Different reasons
         // combine as independent evidence (noisy-or).
         Map<String, Finding> strongest = new java.util.LinkedHashMap<>();
@@ -274,6 +277,98 @@ public final class Classifier {
         return out;
     }
 
+    /**
+     * A framework's wrapper line ("failed to load 'model'") says that something failed, and often quotes what: when
+     * the same pod's log names a cause of the platform (its node's driver too old for the image's CUDA, no device),
+     * the failed load is that cause's symptom, kept for the reader and weighed for no family, so the workload's
+     * own report does not outvote the reason it gives.
+     */
+    private List<Finding> withWrappersExplained(List<Finding> findings, EvidenceBundle b) {
+        Map<String, Finding> causes = new java.util.HashMap<>();
+        for (Finding f : findings) {
+            if (f.family() != Family.INFRASTRUCTURE && f.family() != Family.DEVICE) continue;
+            for (String id : f.evidenceIds()) {
+                b.byId(id).map(Evidence::fact).filter(x -> x instanceof Facts.LogMatch l && !wrapper(l))
+                        .map(x -> ((Facts.LogMatch) x).namespace() + "/" + ((Facts.LogMatch) x).pod()).ifPresent(p -> causes.putIfAbsent(p, f));
+            }
+        }
+        if (causes.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding g : findings) {
+            List<Facts.LogMatch> lines = g.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).map(Evidence::fact)
+                    .filter(Facts.LogMatch.class::isInstance).map(Facts.LogMatch.class::cast).toList();
+            Finding by = !lines.isEmpty() && lines.size() == g.evidenceIds().size() && lines.stream().allMatch(this::wrapper)
+                    ? causes.get(lines.get(0).namespace() + "/" + lines.get(0).pod()) : null;
+            out.add(by == null || g.group().startsWith(CONSEQUENCE) ? g : new Finding(g.family(), g.weight(), g.cause()
+                    + " (a consequence of: " + by.cause() + ")", g.evidenceIds(), CONSEQUENCE + g.group(), true, false, false, false));
+        }
+        return out;
+    }
+
+    /** What a node's software behind its pool's weighs alone: a hint below the fault threshold. */
+    static final double BEHIND_POOL_WEIGHT = 0.2;
+
+    /**
+     * A node running older accelerator software than its pool (a platform source) beside a workload on that node
+     * saying, in its own log, that the node's software is what fails it (an infrastructure signature: "CUDA driver
+     * version is insufficient"): the platform corroborates the workload, and its reason now weighs what the workload's does,
+     * so the node can be fenced on the platform's word.
+     */
+    private static List<Finding> withCorroboratedHints(List<Finding> findings, EvidenceBundle b) {
+        Map<String, Double> claimed = new java.util.HashMap<>();
+        for (Finding f : findings) {
+            if (f.family() != Family.INFRASTRUCTURE || f.group().startsWith(CONSEQUENCE)) continue;
+            for (String id : f.evidenceIds()) {
+                b.byId(id).filter(e -> !e.platform() && e.fact() instanceof Facts.LogMatch).flatMap(e -> podNode(e, b))
+                        .ifPresent(n -> claimed.merge(n, f.weight(), Math::max));
+            }
+        }
+        if (claimed.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding g : findings) {
+            Double w = !"behind-pool".equals(g.group()) ? null : g.evidenceIds().stream().map(b::byId).flatMap(Optional::stream)
+                    .map(e -> nodeOfFact(e.fact())).flatMap(Optional::stream).map(claimed::get).filter(java.util.Objects::nonNull)
+                    .findFirst().orElse(null);
+            out.add(w == null ? g : new Finding(g.family(), Math.max(g.weight(), w), g.cause() + ", where a workload's own log says"
+                    + " the node's software fails it", g.evidenceIds(), g.group(), false, false, false, false));
+        }
+        return out;
+    }
+
+    /** Group prefix of a finding saying a change the platform makes on purpose is under way on a node. */
+    public static final String PLANNED = "planned/";
+
+    /**
+     * A node under a planned change (the MIG manager applying a new layout) has its accelerators withdrawn and its device
+     * plugin paused on purpose: the missing capacity and the paused agents there are that change, kept for the reader
+     * and weighed for no family. A fault the change does not explain (an XID, a failed apply) still counts.
+     */
+    private static List<Finding> withPlannedChanges(List<Finding> findings, EvidenceBundle b) {
+        java.util.Set<String> nodes = new java.util.HashSet<>();
+        for (Finding f : findings) {
+            if (!f.group().startsWith(PLANNED)) continue;
+            f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).filter(Evidence::platform).map(e -> nodeOfFact(e.fact()))
+                    .flatMap(Optional::stream).forEach(nodes::add);
+        }
+        if (nodes.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding g : findings) {
+            boolean withdrawn = ("capacity".equals(g.group()) || "node-agent".equals(g.group())) && !g.evidenceIds().isEmpty()
+                    && g.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).allMatch(e -> nodes.contains(
+                            e.fact() instanceof Facts.ContainerState c ? c.node() : nodeOfFact(e.fact()).orElse(null)));
+            out.add(withdrawn ? new Finding(g.family(), g.weight(), g.cause() + " (withdrawn by the planned change under way there)",
+                    g.evidenceIds(), CONSEQUENCE + g.group(), true, false, false, false) : g);
+        }
+        return out;
+    }
+
+    private boolean wrapper(Facts.LogMatch l) {
+        return signatures.byId(l.signature()).map(SignatureCatalogue.Signature::wrapper).orElse(false);
+    }
+
+    /** Group part of a finding whose fault reaches every accelerator of its node (a switch fabric they share). */
+    public static final String NODE_WIDE = "node-wide/";
+
     /** Group prefix of a finding saying the node cannot run accelerator work until a person fixes it. */
     public static final String CANNOT_SERVE = "node-cannot-serve/";
 
@@ -452,6 +547,8 @@ public final class Classifier {
         if (f instanceof Facts.DeviceTaint t) return Optional.ofNullable(t.node());
         if (f instanceof Facts.NodeLabel l) return Optional.ofNullable(l.node());
         if (f instanceof Facts.SliceHost h) return Optional.ofNullable(h.node());
+        if (f instanceof Facts.BehindPool v) return Optional.ofNullable(v.node());
+        if (f instanceof Facts.Unoffered u) return Optional.ofNullable(u.node());
         if (f instanceof Facts.ClusterEvent ev && "Node".equals(ev.objectKind())) return Optional.ofNullable(ev.objectName());
         return Optional.empty();
     }
@@ -498,9 +595,9 @@ public final class Classifier {
                 Optional<Finding> xid = kernelXid(c.message(), c.node(), id).or(() -> agentXid(c.message(), c.node(), id));
                 if (xid.isPresent()) return xid;
             }
-            return cluster.condition(c.type()).filter(s -> "True".equals(c.status()))
+            return cluster.condition(c.type(), c.message()).filter(s -> "True".equals(c.status()))
                     .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause() + " (" + c.node() + ")", id,
-                            "condition-" + c.type()));
+                            (s.fences() ? CANNOT_SERVE : "") + (s.nodeWide() ? NODE_WIDE : "") + "condition-" + c.type()));
         }
         if (e.fact() instanceof Facts.DeviceHealth h) {
             return cluster.unhealthyStates().contains(h.health()) ? Optional.of(Finding.of(Family.DEVICE, 0.75,
@@ -546,7 +643,8 @@ public final class Classifier {
             Optional<Finding> found = kernelXid(ev.message(), ev.objectName(), id)
                     .or(() -> cluster.event(ev.reason(), ev.message())
                             .map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause() + ("Node".equals(ev.objectKind())
-                                    ? " (" + ev.objectName() + ")" : ""), id, (s.fences() ? CANNOT_SERVE : "") + "event-" + ev.reason())));
+                                    ? " (" + ev.objectName() + ")" : ""), id, (s.fences() ? CANNOT_SERVE : "") + (s.nodeWide() ? NODE_WIDE : "")
+                                    + "event-" + ev.reason())));
             boolean holds = cluster.event(ev.reason(), ev.message()).map(ClusterSignals.Signal::holds).orElse(false);
             boolean stale = !holds && ev.lastSeen() != null && readings.at() != null
                     && ev.lastSeen().isBefore(readings.at().minus(STALE_EVENT));
@@ -566,6 +664,11 @@ public final class Classifier {
             });
         }
         if (e.fact() instanceof Facts.NodeLabel l) {
+            Optional<ClusterSignals.Signal> planned = cluster.nodeLabel(l.key(), l.value()).filter(ClusterSignals.Signal::intended);
+            if (planned.isPresent()) {
+                return Optional.of(Finding.of(Family.INFRASTRUCTURE, Math.min(planned.get().weight(), HISTORY_WEIGHT), planned.get().cause()
+                        + " (" + l.node() + " " + l.key() + "=" + l.value() + ")", id, PLANNED + l.key()).asSymptom());
+            }
             return cluster.nodeLabel(l.key(), l.value()).map(s -> Finding.of(Family.parse(s.family()), s.weight(),
                     s.cause() + " (" + l.node() + " " + l.key() + "=" + l.value() + ")", id, (s.fences() ? CANNOT_SERVE : "") + "label-" + l.key()));
         }
@@ -576,6 +679,17 @@ public final class Classifier {
             return alone ? Optional.of(Finding.of(Family.DEVICE, 0.8, h.node() + " advertises " + h.allocatable() + " of " + h.capacity() + " "
                     + h.resource() + " while the other " + h.wholeHosts() + " hosts of slice pool " + h.pool() + " have all theirs: the host"
                     + " lost its chips, and the slice recovers only as a whole", id, "slice-host")) : Optional.empty();
+        }
+        if (e.fact() instanceof Facts.Unoffered u) {
+            // Other nodes offer it, so it exists and is healthy elsewhere: this node's agent found none of its devices.
+            return Optional.of(Finding.of(Family.INFRASTRUCTURE, 0.6, u.node() + " offers no " + u.what() + " while " + u.offeredBy()
+                    + " other nodes offer theirs: the node agent serving it found no device there, and " + u.pod() + " waits", id, "unoffered"));
+        }
+        if (e.fact() instanceof Facts.BehindPool v) {
+            // Alone only a hint (a rolling upgrade leaves nodes behind for a while); beside a workload's own word that
+            // the node's software is the problem it is the platform's corroboration (withCorroboratedHints).
+            return Optional.of(Finding.of(Family.INFRASTRUCTURE, BEHIND_POOL_WEIGHT, v.node() + " runs " + v.label() + "=" + v.value()
+                    + ", behind the " + v.poolValue() + " of " + v.peers() + " other nodes of its pool " + v.pool(), id, "behind-pool"));
         }
         if (e.fact() instanceof Facts.DeviceTaint t) {
             boolean enforced = "NoSchedule".equals(t.effect()) || "NoExecute".equals(t.effect());
@@ -692,7 +806,8 @@ public final class Classifier {
                 break;
             case IDLE:
                 // Idle only means hung when the pod holding the device runs without complaint.
-                tripped = v == 0 && m.pod() != null && !readings.troubled(m.namespace(), m.pod());
+                // Nor when a member of its own workload is not yet scheduled: the others wait at rendezvous for it.
+                tripped = v == 0 && m.pod() != null && !readings.troubled(m.namespace(), m.pod()) && !readings.peerPending(m.namespace(), m.pod());
                 break;
             default:
                 tripped = false;
@@ -734,8 +849,20 @@ public final class Classifier {
         private final java.util.Set<String> troubledPods = new java.util.HashSet<>();
         private final java.time.Instant at;
 
+        private final java.util.Set<String> pendingWorkloads = new java.util.HashSet<>();
+        private final Map<String, String> workloadOf = new java.util.HashMap<>();
+
         Readings(EvidenceBundle bundle) {
             this.at = bundle.at();
+            for (io.acceltriage.evidence.PodPlacement p : bundle.pods()) {
+                if (p.workloadRef() != null) workloadOf.put(p.ref(), p.workloadRef());
+            }
+            for (Evidence e : bundle.items()) {
+                if (e.fact() instanceof Facts.PodPending p) {
+                    String w = p.workload() != null ? p.workload() : workloadOf.get(p.namespace() + "/" + p.pod());
+                    if (w != null) pendingWorkloads.add(w);
+                }
+            }
             for (Evidence e : bundle.items()) {
                 if (e.fact() instanceof Facts.MetricReading m) {
                     values.merge(m.node() + "|" + m.device() + "|" + m.metric(), m.value(), Double::sum);
@@ -751,6 +878,11 @@ public final class Classifier {
 
         java.time.Instant at() {
             return at;
+        }
+
+        boolean peerPending(String namespace, String pod) {
+            String w = workloadOf.get(namespace + "/" + pod);
+            return w != null && pendingWorkloads.contains(w);
         }
 
         boolean troubled(String namespace, String pod) {

@@ -18,9 +18,20 @@ public record ClusterSignals(List<Signal> nodeConditions, List<Signal> events, L
      * {@code cannotServe}: the node cannot run accelerator work until a person fixes it.
      * {@code persistent}: the event reports a state that holds until someone changes it (a unit that
      * failed stays failed and says so once), so its age does not make it history.
+     * {@code planned}: see {@link #intended()}.
      */
     public record Signal(String type, String reason, String pattern, String family, double weight, String cause,
-            Boolean cannotServe, Boolean persistent) {
+            Boolean cannotServe, Boolean persistent, Boolean planned, Boolean wholeNode) {
+        /** The fault reaches every accelerator of the node (their shared NVSwitch fabric), not one device. */
+        boolean nodeWide() {
+            return Boolean.TRUE.equals(wholeNode);
+        }
+
+        /** A change the platform makes on purpose is under way (a node label): what it withdraws is no fault. */
+        boolean intended() {
+            return Boolean.TRUE.equals(planned);
+        }
+
         boolean fences() {
             return Boolean.TRUE.equals(cannotServe);
         }
@@ -38,12 +49,17 @@ public record ClusterSignals(List<Signal> nodeConditions, List<Signal> events, L
         return DataFiles.resource("knowledge/cluster-signals.yaml", ClusterSignals.class);
     }
 
-    Optional<Signal> condition(String type) {
-        return nodeConditions.stream().filter(s -> s.type().equals(type)).findFirst();
+    /**
+     * What a True node condition says. A row may name the condition's type, its message's pattern, or both: a
+     * node agent's kernel line (the same text whatever agent relays it) is known by its message alone.
+     */
+    Optional<Signal> condition(String type, String message) {
+        return nodeConditions.stream().filter(s -> (s.type() == null || s.type().equals(type)) && s.matchesMessage(message)).findFirst();
     }
 
+    /** What an event says; a row without a reason is known by its message's pattern alone (a relayed kernel line). */
     Optional<Signal> event(String reason, String message) {
-        return events.stream().filter(s -> s.reason().equals(reason) && s.matchesMessage(message)).findFirst();
+        return events.stream().filter(s -> (s.reason() == null || s.reason().equals(reason)) && s.matchesMessage(message)).findFirst();
     }
 
     Optional<Signal> waiting(String reason) {

@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -51,9 +52,10 @@ final class ClusterCollector {
     static final String UNSCHEDULABLE = "node.kubernetes.io/unschedulable";
     private static final int MAX_FOCUS_PODS = 16;
     private static final int MAX_METRIC_NODES = 8;
-    private static final ResourceDefinitionContext RESOURCE_SLICES = new ResourceDefinitionContext.Builder()
-            .withGroup("resource.k8s.io").withVersion("v1beta1").withPlural("resourceslices").withKind("ResourceSlice")
-            .withNamespaced(false).build();
+    /** ResourceSlice versions, newest first: v1 since Kubernetes 1.34 (DRA GA), v1beta1 before. */
+    private static final List<ResourceDefinitionContext> RESOURCE_SLICES = java.util.stream.Stream.of("v1", "v1beta1")
+            .map(v -> new ResourceDefinitionContext.Builder().withGroup("resource.k8s.io").withVersion(v).withPlural("resourceslices")
+                    .withKind("ResourceSlice").withNamespaced(false).build()).toList();
 
     private final ClusterReads reads;
     /** What the view does not hold (DRA slices) is read through the client. */
@@ -164,6 +166,11 @@ final class ClusterCollector {
             cordoned = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
             observeNode(node, pool, obs);
             observeDeviceTaints(nodeName, join(slices), obs);
+            try {
+                observeBehindPool(node, pool, obs);
+            } catch (KubernetesClientException e) {
+                gaps.add(new Gap(Source.CLUSTER, "the pool's nodes unreadable: " + apiFailure(e)));
+            }
         }
 
         List<String> memberNodes = new ArrayList<>();
@@ -200,6 +207,13 @@ final class ClusterCollector {
             }
         }
 
+        // The nodes that should offer what a pending pod waits for but offer none: their agents are read as the node's are.
+        try {
+            for (Pod agent : observeUnoffered(focus, obs)) pods.putIfAbsent(ref(agent), agent);
+        } catch (KubernetesClientException e) {
+            gaps.add(new Gap(Source.CLUSTER, "the nodes offering the pending pods' resources unreadable: " + apiFailure(e)));
+        }
+
         // What a pod shows, and so which logs matter, needs only its own owner reference: the logs
         // can be read while the owners are walked.
         List<LogTarget> logs = new ArrayList<>();
@@ -211,7 +225,9 @@ final class ClusterCollector {
             roles.put(ref(p), role);
             boolean focused = focus.contains(p);
             if (role.nodeAgent() || acceleratorsRequested(p) > 0 || focused) {
-                observePod(p, role, focused, obs, logs);
+                // A node agent may run ready while failing inside (a driver container whose fabric manager did not
+                // start waits for its signal): the node's agents' own logs are read whatever their state.
+                observePod(p, role, focused || role.nodeAgent(), obs, logs);
             }
             if (focused && "Pending".equals(p.getStatus().getPhase())) {
                 observePending(p, obs);
@@ -369,6 +385,43 @@ final class ClusterCollector {
     }
 
     /**
+     * The node's accelerator software behind its pool's: its version label below the value most of the pool's other
+     * nodes carry. Read only for a node with such a label and a pool.
+     */
+    private void observeBehindPool(Node node, String pool, List<Observation> obs) {
+        Map<String, String> labels = labels(node);
+        List<String> present = knowledge.poolVersionLabels().stream().filter(labels::containsKey).toList();
+        if (pool == null || present.isEmpty()) return;
+        String name = node.getMetadata().getName();
+        List<Node> peers = reads.nodes().stream().filter(n -> !name.equals(n.getMetadata().getName())
+                && pool.equals(knowledge.poolOf(labels(n)))).toList();
+        for (String l : present) {
+            Map<String, Integer> counts = new HashMap<>();
+            peers.forEach(n -> {
+                String v = labels(n).get(l);
+                if (v != null) counts.merge(v, 1, Integer::sum);
+            });
+            Map.Entry<String, Integer> most = counts.entrySet().stream().max(Map.Entry.comparingByValue()).orElse(null);
+            if (most == null || most.getValue() * 2 <= peers.size()) continue;
+            Double own = number(labels.get(l));
+            Double theirs = number(most.getKey());
+            if (own != null && theirs != null && own < theirs) {
+                obs.add(new Observation(Source.CLUSTER, name + " label " + l + "=" + labels.get(l) + " while " + most.getValue() + " of the "
+                        + peers.size() + " other nodes of pool " + pool + " carry " + most.getKey(),
+                        new Facts.BehindPool(name, pool, l, labels.get(l), most.getKey(), most.getValue())));
+            }
+        }
+    }
+
+    private static Double number(String s) {
+        try {
+            return s == null ? null : Double.valueOf(s.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /**
      * A pending pod asking one node for more of an accelerator than any node has can never be
      * scheduled (extended resources must fit one node): the workload's configuration, not capacity.
      */
@@ -396,6 +449,88 @@ final class ClusterCollector {
         }
     }
 
+    /** Nodes read for one pending pod's missing resource: a few name the pattern, more would slow every triage. */
+    private static final int MAX_UNOFFERED_NODES = 3;
+
+    /**
+     * A pending pod waits for an extended resource (an RDMA device, a NIC) or a DRA claim. A node whose agent
+     * serves that resource may have found no device: it advertises 0 of it while other nodes advertise theirs, or
+     * its ResourceSlice of the claim's driver lists no device while other nodes' slices list theirs. Such nodes
+     * are named, and their node agents returned to be read (their logs say why they found none).
+     */
+    @SuppressWarnings("unchecked")
+    private List<Pod> observeUnoffered(List<Pod> focus, List<Observation> obs) {
+        List<Pod> pending = focus.stream().filter(p -> p.getStatus() != null && "Pending".equals(p.getStatus().getPhase())
+                && p.getSpec().getNodeName() == null).toList();
+        if (pending.isEmpty()) return List.of();
+        Map<String, String> unoffered = new LinkedHashMap<>(); // node -> what it does not offer
+        Map<String, String> waiting = new HashMap<>();
+        Map<String, Integer> offeredBy = new HashMap<>();
+        List<Node> nodes = null;
+        for (Pod p : pending) {
+            Set<String> resources = new LinkedHashSet<>();
+            for (var c : orEmpty(p.getSpec().getContainers())) {
+                if (c.getResources() == null) continue;
+                orEmpty(c.getResources().getRequests()).keySet().stream().filter(r -> r.contains("/")).forEach(resources::add);
+                orEmpty(c.getResources().getLimits()).keySet().stream().filter(r -> r.contains("/")).forEach(resources::add);
+            }
+            for (String r : resources) {
+                if (nodes == null) nodes = reads.nodes();
+                List<Node> offering = nodes.stream().filter(n -> amount(orEmpty(n.getStatus().getCapacity()).get(r)) > 0).toList();
+                if (offering.isEmpty()) continue; // known nowhere: a resource the cluster does not have, not a lost one
+                for (Node n : nodes) {
+                    Quantity q = orEmpty(n.getStatus().getCapacity()).get(r);
+                    if (q != null && amount(q) == 0) {
+                        unoffered.putIfAbsent(n.getMetadata().getName(), r);
+                        waiting.putIfAbsent(n.getMetadata().getName(), ref(p));
+                        offeredBy.putIfAbsent(n.getMetadata().getName(), offering.size());
+                    }
+                }
+            }
+            if (p.getSpec().getResourceClaims() != null && !p.getSpec().getResourceClaims().isEmpty()) {
+                if (nodes == null) nodes = reads.nodes();
+                Map<String, List<Map<String, Object>>> byDriver = new HashMap<>();
+                for (GenericKubernetesResource slice : resourceSlices()) {
+                    Map<String, Object> spec = (Map<String, Object>) slice.getAdditionalProperties().get("spec");
+                    if (spec == null || !(spec.get("nodeName") instanceof String) || !(spec.get("driver") instanceof String)) continue;
+                    byDriver.computeIfAbsent((String) spec.get("driver"), k -> new ArrayList<>()).add(spec);
+                }
+                Set<String> acceleratorNodes = new HashSet<>();
+                for (Node n : nodes) {
+                    if (knowledge.acceleratorNodeLabels().stream().anyMatch(labels(n)::containsKey)) acceleratorNodes.add(n.getMetadata().getName());
+                }
+                byDriver.forEach((driver, specs) -> {
+                    long withDevices = specs.stream().filter(sp -> sp.get("devices") instanceof List<?> l && !l.isEmpty()).count();
+                    if (withDevices == 0) return;
+                    for (Map<String, Object> sp : specs) {
+                        String n = (String) sp.get("nodeName");
+                        boolean empty = !(sp.get("devices") instanceof List<?> l) || l.isEmpty();
+                        if (empty && acceleratorNodes.contains(n)) {
+                            unoffered.putIfAbsent(n, "devices of DRA driver " + driver + " (its ResourceSlice lists none)");
+                            waiting.putIfAbsent(n, ref(p));
+                            offeredBy.putIfAbsent(n, (int) withDevices);
+                        }
+                    }
+                });
+            }
+        }
+        List<Pod> agents = new ArrayList<>();
+        final List<Node> all = nodes == null ? List.of() : nodes;
+        unoffered.entrySet().stream().limit(MAX_UNOFFERED_NODES).forEach(u -> {
+            String n = u.getKey();
+            String pool = all.stream().filter(x -> n.equals(x.getMetadata().getName())).findFirst().map(x -> knowledge.poolOf(labels(x))).orElse(null);
+            obs.add(new Observation(Source.CLUSTER, n + " offers no " + u.getValue() + " while " + offeredBy.get(n) + " other nodes offer theirs; "
+                    + waiting.get(n) + " waits for it", new Facts.Unoffered(n, pool, u.getValue(), offeredBy.get(n), waiting.get(n))));
+            for (Pod a : reads.podsOn(n)) {
+                OwnerReference c = controllerOf(a);
+                if (knowledge.roleOf(a.getMetadata().getName(), c == null ? null : c.getKind(), c == null ? null : c.getName()).nodeAgent()) {
+                    agents.add(a);
+                }
+            }
+        });
+        return agents;
+    }
+
     private int requested(Pod p, String resource) {
         int n = 0;
         for (var c : orEmpty(p.getSpec().getContainers())) {
@@ -415,11 +550,15 @@ final class ClusterCollector {
     }
 
     private List<GenericKubernetesResource> resourceSlices() {
-        try {
-            return client.genericKubernetesResources(RESOURCE_SLICES).list().getItems();
-        } catch (KubernetesClientException e) {
-            return List.of(); // DRA is not enabled on every cluster; its absence is not a gap.
+        for (ResourceDefinitionContext version : RESOURCE_SLICES) {
+            try {
+                List<GenericKubernetesResource> slices = client.genericKubernetesResources(version).list().getItems();
+                if (!slices.isEmpty()) return slices;
+            } catch (KubernetesClientException e) {
+                // not served in this version (or DRA is not enabled, which is not a gap): try the next
+            }
         }
+        return List.of();
     }
 
     @SuppressWarnings("unchecked")

@@ -23,6 +23,7 @@ public final class EvidenceGatherer {
     private final LogCollector logs;
     private final ExecutorService executor;
     private final Checkpoints checkpoints;
+    private final Rollouts rollouts;
 
     public EvidenceGatherer(KubernetesClient client, MetricsSource metricsSource, Toolsets toolsets,
             SignatureCatalogue signatures, NodeAgents nodeAgents, ExecutorService executor) {
@@ -37,6 +38,7 @@ public final class EvidenceGatherer {
         this.logs = new LogCollector(reads.client(), signatures);
         this.executor = executor;
         this.checkpoints = new Checkpoints(reads, metricsSource, toolsets, nodeAgents.acceleratorResources());
+        this.rollouts = new Rollouts(reads.client(), nodeAgents);
     }
 
     /** A gatherer reading the cluster behind {@code api}. */
@@ -125,6 +127,15 @@ public final class EvidenceGatherer {
                 gaps.add(new Gap(Source.CLUSTER, "the gangs' last checkpoints unreadable: " + ClusterCollector.apiFailure(e)));
             }
         }
+
+        // A node agent failing right after its DaemonSet rolled out a new revision: the rollout is what to hold.
+        java.util.Set<String> failingAgents = new java.util.LinkedHashSet<>();
+        for (Observation o : view.observations()) {
+            if (o.fact() instanceof Facts.ContainerState c && c.role().nodeAgent() && (!c.ready() || c.restarts() > 0)) {
+                failingAgents.add(c.namespace() + "/" + c.pod());
+            }
+        }
+        observations.addAll(rollouts.behind(failingAgents, at));
 
         List<Evidence> items = new ArrayList<>(observations.size());
         for (Observation o : observations) {

@@ -18,10 +18,12 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = Facts.DeviceTaint.class, name = "device-taint"),
         @JsonSubTypes.Type(value = Facts.NodeLabel.class, name = "node-label"),
         @JsonSubTypes.Type(value = Facts.SliceHost.class, name = "slice-host"),
+        @JsonSubTypes.Type(value = Facts.BehindPool.class, name = "behind-pool"),
+        @JsonSubTypes.Type(value = Facts.Unoffered.class, name = "unoffered"),
         @JsonSubTypes.Type(value = Facts.PastXid.class, name = "past-xid"),
         @JsonSubTypes.Type(value = Facts.GangCheckpoint.class, name = "gang-checkpoint"),
 })
 public sealed interface Fact permits Facts.MetricReading, Facts.AcceleratorCapacity, Facts.NodeCondition,
         Facts.NodeTaint, Facts.DeviceHealth, Facts.ContainerState, Facts.PodPending, Facts.ClusterEvent,
-        Facts.LogMatch, Facts.DeviceTaint, Facts.NodeLabel, Facts.SliceHost,
+        Facts.LogMatch, Facts.DeviceTaint, Facts.NodeLabel, Facts.SliceHost, Facts.BehindPool, Facts.Unoffered,
         Facts.PastXid, Facts.GangCheckpoint {}

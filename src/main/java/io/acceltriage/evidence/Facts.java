@@ -57,6 +57,18 @@ public final class Facts {
     public record SliceHost(String node, String pool, String topology, String resource, int capacity, int allocatable,
             int hosts, int wholeHosts) implements Fact {}
 
+    /**
+     * A node whose accelerator software version label ({@code label}, a number) is below the one most of its pool's
+     * other nodes carry: {@code value} its own, {@code poolValue} the pool's, {@code peers} how many nodes carry that.
+     */
+    public record BehindPool(String node, String pool, String label, String value, String poolValue, int peers) implements Fact {}
+
+    /**
+     * A node that offers none of what a pending pod waits for ({@code what}: an extended resource at 0, a DRA driver's
+     * ResourceSlice without devices) while {@code offeredBy} other nodes offer theirs; {@code pod} the one waiting.
+     */
+    public record Unoffered(String node, String pool, String what, int offeredBy, String pod) implements Fact {}
+
     /** DRA ResourceSlice device taint (KEP-5055). */
     public record DeviceTaint(String node, String device, String key, String value, String effect) implements Fact {}
 

@@ -7,13 +7,14 @@ import java.util.Map;
 /** What {@code knowledge/node-agents.yaml} says about accelerator resources, pools and node agents. */
 public record NodeAgents(List<String> acceleratorResources, List<String> expectedCountLabels,
         List<String> acceleratorNodeLabels, List<String> poolLabels, List<Agent> agents, List<String> platformNamespaces,
-        List<String> watchedNodeLabels, List<String> sliceLabels, List<String> slicePoolLabels) {
+        List<String> watchedNodeLabels, List<String> sliceLabels, List<String> slicePoolLabels, List<String> poolVersionLabels) {
 
     public NodeAgents {
         platformNamespaces = platformNamespaces == null ? List.of() : List.copyOf(platformNamespaces);
         watchedNodeLabels = watchedNodeLabels == null ? List.of() : List.copyOf(watchedNodeLabels);
         sliceLabels = sliceLabels == null ? List.of() : List.copyOf(sliceLabels);
         slicePoolLabels = slicePoolLabels == null ? List.of() : List.copyOf(slicePoolLabels);
+        poolVersionLabels = poolVersionLabels == null ? List.of() : List.copyOf(poolVersionLabels);
     }
 
     public record Agent(PodRole role, List<String> patterns) {}

@@ -33,6 +33,24 @@ public final class Rollouts {
 
     /** Node-agent DaemonSets whose newest revision appeared shortly before the storm, as evidence. */
     public List<Evidence> recentNodeAgentRollouts(Instant at, int numbered) {
+        List<Evidence> out = new ArrayList<>();
+        for (Observation o : recent(at)) {
+            out.add(new Evidence("E" + (numbered + out.size() + 1), o.source(), o.summary(), o.fact(), o.trust()));
+        }
+        return out;
+    }
+
+    /**
+     * The recent rollouts of the DaemonSets whose pods these are ({@code namespace/pod}, failing node agents): a
+     * DaemonSet's pods are named after it (its name, a dash, a suffix), so the pod names its DaemonSet.
+     */
+    List<Observation> behind(java.util.Collection<String> agentPods, Instant at) {
+        if (agentPods.isEmpty() || at == null) return List.of();
+        return recent(at).stream().filter(o -> o.fact() instanceof Facts.ClusterEvent ev && agentPods.stream()
+                .anyMatch(p -> p.startsWith(ev.namespace() + "/" + ev.objectName() + "-"))).toList();
+    }
+
+    private List<Observation> recent(Instant at) {
         List<ControllerRevision> revisions;
         try {
             revisions = client.apps().controllerRevisions().inAnyNamespace().list().getItems();
@@ -46,7 +64,7 @@ public final class Rollouts {
             if (owner == null || !nodeAgents.roleOf(owner.getName(), "DaemonSet", owner.getName()).nodeAgent()) continue;
             byDaemonSet.computeIfAbsent(r.getMetadata().getNamespace() + "/" + owner.getName(), k -> new ArrayList<>()).add(r);
         }
-        List<Evidence> out = new ArrayList<>();
+        List<Observation> out = new ArrayList<>();
         byDaemonSet.forEach((ds, revs) -> {
             ControllerRevision newest = revs.stream().max(Comparator.comparingLong(r -> r.getRevision() == null ? 0 : r.getRevision()))
                     .orElseThrow();
@@ -62,8 +80,9 @@ public final class Rollouts {
             String summary = "DaemonSet " + ds + " revision " + newest.getRevision() + " created " + created
                     + (image == null ? "" : " (" + image + ")");
             // Recorded as the DaemonSet's own event: the fact type the classifier and pages already read.
-            out.add(new Evidence("E" + (numbered + out.size() + 1), Source.CLUSTER, summary, new Facts.ClusterEvent(nsName[0],
-                    "DaemonSet", nsName[1], "Normal", "NewRevision", summary, 1, created)));
+            // Read from the API server's ControllerRevisions, which only the DaemonSet controller writes: the platform's word.
+            out.add(new Observation(Source.CLUSTER, summary, new Facts.ClusterEvent(nsName[0],
+                    "DaemonSet", nsName[1], "Normal", "NewRevision", summary, 1, created), Trust.PLATFORM, null));
         });
         return out;
     }

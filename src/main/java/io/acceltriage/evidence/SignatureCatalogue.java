@@ -14,8 +14,12 @@ public final class SignatureCatalogue {
 
     public enum Remedy { RESTART, ESCALATE, NONE }
 
+    /**
+     * {@code wrapper}: a framework's own report of a failure whose message may quote its cause (a serving framework's
+     * "failed to load" line): when the same pod's log names a cause of the platform, the wrapper is that cause's symptom.
+     */
     public record Signature(String id, String pattern, String family, double weight, Remedy remedy, String cause,
-            boolean agentOnly) {}
+            boolean agentOnly, boolean wrapper) {}
 
     record File(List<Signature> signatures) {}
 

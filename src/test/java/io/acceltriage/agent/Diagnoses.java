@@ -76,6 +76,12 @@ final class Diagnoses {
         return finding(other, evidenceId, weight, traits);
     }
 
+    /** A reason of the diagnosis' family in a group the planner reads (the classifier's group prefixes). */
+    Diagnoses because(String evidenceId, double weight, String group) {
+        findings.add(new Finding(family, weight, cause + " [" + evidenceId + "]", List.of(evidenceId), group, false, false, false, false));
+        return this;
+    }
+
     private Diagnoses finding(Family f, String evidenceId, double weight, Trait... traits) {
         Set<Trait> t = traits.length == 0 ? EnumSet.noneOf(Trait.class) : EnumSet.of(traits[0], traits);
         findings.add(new Finding(f, weight, cause + " [" + evidenceId + "]", List.of(evidenceId), "test-" + findings.size(),

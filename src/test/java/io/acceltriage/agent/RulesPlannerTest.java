@@ -570,4 +570,72 @@ class RulesPlannerTest {
 
         assertEquals(List.of(), RulesPlanner.pauseRollouts(d, List.of(event)));
     }
+
+    // --- the blind round e-*: classes of failure ---
+
+    @Test
+    void aFaultOfTheWholeNodeRestartsEveryGangHoldingItsGpusThoughNoneCrashedYet() {
+        EvidenceBundle b = Bundles.node(NODE).condition("SysLogsSXIDError", "True", "SysLogsSXIDErrorIsNotHealthy",
+                        "SXid (PCI:0000:86:00.0): 24007, Fatal, Link 44 sourcetrack timeout error")
+                .gang("JobSet", "ml", "sft", "sft-workers-0-1").build();
+        Diagnosis d = Diagnoses.device("a fatal NVSwitch error").because(idOf(b, Facts.NodeCondition.class), 0.85,
+                io.acceltriage.diagnosis.Classifier.NODE_WIDE + "condition-SysLogsSXIDError").build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(names(p).contains("cordon-node:" + NODE), "proposals: " + names(p));
+        assertEquals(List.of("restart-group:ml/sft"), of(p, ActionKind.RESTART_GROUP).stream().map(Proposal::name).toList(),
+                "proposals: " + names(p));
+    }
+
+    @Test
+    void aFaultOfOneDeviceLeavesARunningGangOnTheNodesOtherGpusAlone() {
+        EvidenceBundle b = Bundles.node(NODE).condition("GpuUnhealthy", "True", "GpuUnhealthy", "GPU 3 unhealthy")
+                .gang("JobSet", "ml", "sft", "sft-workers-0-1").build();
+        Diagnosis d = Diagnoses.device("an unhealthy GPU").because(idOf(b, Facts.NodeCondition.class), 0.85, "condition-GpuUnhealthy").build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(of(p, ActionKind.RESTART_GROUP).isEmpty(), "proposals: " + names(p));
+    }
+
+    @Test
+    void aNodeAgentFailingAfterItsDaemonSetsRolloutHoldsTheRolloutAndRestartsNothing() {
+        EvidenceBundle b = Bundles.node(NODE).agentCrashLoopingAsPlatform(PodRole.DRIVER, "gpu-operator", "nvidia-driver-daemonset-8d014")
+                .rollout("gpu-operator", "nvidia-driver-daemonset", Bundles.AT.minusSeconds(40 * 60)).gpus(8, 0).build();
+        Diagnosis d = Diagnoses.infrastructure("the driver on " + NODE + " is CrashLoopBackOff")
+                .because(idOf(b, Facts.ContainerState.class), 0.6, RESTART_HELPS)
+                .because(idOf(b, Facts.ClusterEvent.class), 0.5)
+                .because(idOf(b, Facts.AcceleratorCapacity.class), 0.65).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of("pause-rollout:gpu-operator/nvidia-driver-daemonset"), names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("rollout")), "a person decides: " + p.escalationReasons());
+    }
+
+    @Test
+    void aFailingOperandIsNotHelpedByRestartingTheDevicePlugin() {
+        EvidenceBundle b = Bundles.node(NODE).agentCrashLoopingAsPlatform(PodRole.OPERAND, "gpu-operator", "nvidia-mig-manager-77c97").build();
+        Diagnosis d = Diagnoses.infrastructure("the MIG manager on " + NODE + " is CrashLoopBackOff")
+                .because(idOf(b, Facts.ContainerState.class), 0.6, RESTART_HELPS).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(of(p, ActionKind.RESTART_NODE_AGENT).isEmpty(), "proposals: " + names(p));
+        assertFalse(p.escalationReasons().isEmpty());
+    }
+
+    @Test
+    void aPlannedChangeExplainsTheSilenceOfTheExporterItPaused() {
+        EvidenceBundle planned = Bundles.node(NODE).nodeLabel("nvidia.com/mig.config.state", "pending")
+                .gap(Source.METRICS, "exporter on " + NODE + " unreachable").build();
+        Diagnosis d = new Diagnosis(Family.NONE, "no fault found in the evidence", 0.2, List.of(), List.of(new io.acceltriage.diagnosis.Finding(
+                Family.INFRASTRUCTURE, 0.1, "a MIG change under way", List.of(idOf(planned, Facts.NodeLabel.class)),
+                io.acceltriage.diagnosis.Classifier.PLANNED + "nvidia.com/mig.config.state", true, false, false, false)), false, List.of());
+
+        assertTrue(PLANNER.plan(d, planned).escalationReasons().isEmpty(), "nothing to page about");
+        EvidenceBundle unplanned = Bundles.node(NODE).gap(Source.METRICS, "exporter on " + NODE + " unreachable").build();
+        assertFalse(PLANNER.plan(Diagnoses.none(), unplanned).escalationReasons().isEmpty(), "without the change the silence is a gap");
+    }
 }

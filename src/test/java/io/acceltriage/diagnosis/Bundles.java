@@ -362,6 +362,32 @@ public final class Bundles {
                 new Facts.MetricReading(onNode, null, null, namespace, pod, metric, value, null, null), io.acceltriage.evidence.Trust.TENANT);
     }
 
+    /** The node's accelerator software version label ({@code label}) behind the one {@code peers} other nodes of its pool carry. */
+    public Bundles behindPool(String label, String value, String poolValue, int peers) {
+        return add(Source.CLUSTER, node + " label " + label + "=" + value + " while " + peers + " other nodes of pool " + pool + " carry " + poolValue,
+                new Facts.BehindPool(node, pool, label, value, poolValue, peers));
+    }
+
+    /** This node offers none of {@code what} while {@code offeredBy} other nodes offer theirs; {@code pod} waits for it. */
+    public Bundles unoffered(String what, int offeredBy, String pod) {
+        return add(Source.CLUSTER, node + " offers no " + what + " while " + offeredBy + " other nodes offer theirs; " + pod + " waits for it",
+                new Facts.Unoffered(node, pool, what, offeredBy, pod));
+    }
+
+    /** A node-agent DaemonSet's new revision, read from its ControllerRevisions (the platform's word). */
+    public Bundles rollout(String namespace, String daemonSet, Instant created) {
+        String summary = "DaemonSet " + namespace + "/" + daemonSet + " revision 2 created " + created;
+        return add(Source.CLUSTER, summary, new Facts.ClusterEvent(namespace, "DaemonSet", daemonSet, "Normal", "NewRevision", summary, 1, created),
+                io.acceltriage.evidence.Trust.PLATFORM);
+    }
+
+    /** A node agent (device plugin, exporter, driver) in CrashLoopBackOff, read as the platform's (its DaemonSet's pod). */
+    public Bundles agentCrashLoopingAsPlatform(PodRole role, String namespace, String pod) {
+        return add(Source.CLUSTER, namespace + "/" + pod + " waiting CrashLoopBackOff", new Facts.ContainerState(namespace, pod,
+                role.name().toLowerCase().replace('_', '-'), node, role, "waiting", "CrashLoopBackOff", 9, 1, "Error", false),
+                io.acceltriage.evidence.Trust.PLATFORM);
+    }
+
     /** A node agent's pod (DaemonSet-owned) on the node. */
     public Bundles agentPod(PodRole role, String namespace, String pod) {
         pods.add(new PodPlacement(namespace, pod, node, role, 0, null, "nvcr.io/nvidia/k8s-device-plugin:v0.17.1", true));

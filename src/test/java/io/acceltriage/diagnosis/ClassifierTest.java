@@ -611,4 +611,173 @@ class ClassifierTest {
         assertEquals(Family.DEVICE, d.family(), d.cause());
         assertTrue(d.cause().contains("48"), d.cause());
     }
+
+    // --- the blind round e-*: classes of failure ---
+
+    @Test
+    void aFatalSxidANodeAgentRelaysIsADeviceFaultOfTheWholeNode() {
+        Diagnosis d = classify(Bundles.node(NODE).condition("SysLogsSXIDError", "True", "SysLogsSXIDErrorIsNotHealthy",
+                "ErrorCode:24007 NVSwitch:3 kernel: nvidia-nvswitch3: SXid (PCI:0000:86:00.0): 24007, Fatal, Link 44 sourcetrack timeout error"));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.confidence() >= minConfidence("cordon-node"), "confidence " + d.confidence());
+        assertTrue(d.supporting().get(0).group().contains(Classifier.NODE_WIDE), "every GPU behind the switch: " + d.supporting().get(0).group());
+    }
+
+    @Test
+    void aNonFatalSxidIsNoFaultAlone() {
+        Diagnosis d = classify(Bundles.node(NODE).condition("SysLogsSXIDError", "True", "SysLogsSXIDErrorIsNotHealthy",
+                "kernel: nvidia-nvswitch1: SXid (PCI:0000:05:00.0): 20034, Non-fatal, Link 32 LTSSM Fault Up"));
+
+        assertEquals(Family.NONE, d.family(), d.cause());
+    }
+
+    @Test
+    void anAmdgpuInitFailureIsTheNodesDriverStackWhateverTheAgentCallsItsEvent() {
+        Diagnosis d = classify(Bundles.node(NODE).nodeEvent("KernelOops", "kernel: amdgpu 0000:05:00.0: Direct firmware load for"
+                + " amdgpu/psp_13_0_6_sos.bin failed with error -2; kernel: amdgpu 0000:05:00.0: amdgpu: Fatal error during GPU init", Bundles.AT));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.supporting().get(0).group().startsWith(Classifier.CANNOT_SERVE), d.supporting().get(0).group());
+    }
+
+    @Test
+    void aServingFrameworksFailedLoadQuotingAnOldDriverIsTheDriversSymptom() {
+        Diagnosis d = classify(Bundles.pod("search", "triton-0", NODE).batch("Deployment", "search", "triton", "triton-0")
+                .podCrashLooping("search", "triton-0")
+                .log("search", "triton-0", "cuda-driver-insufficient", "Unable to allocate pinned system memory: CUDA driver version is"
+                        + " insufficient for CUDA runtime version")
+                .log("search", "triton-0", "serving-model-load", "error: creating server: Internal - failed to load all models"));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.findings().stream().anyMatch(f -> f.group().equals(Classifier.CONSEQUENCE + "log-serving-model-load")),
+                "the failed load is kept as the driver's consequence: " + d.findings());
+    }
+
+    @Test
+    void aServingFrameworksFailedLoadAloneStaysTheWorkloads() {
+        Diagnosis d = classify(Bundles.pod("search", "triton-0", NODE).podCrashLooping("search", "triton-0")
+                .log("search", "triton-0", "serving-model-load", "error: creating server: Internal - failed to load all models"));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+    }
+
+    @Test
+    void ncclOutOfSharedMemoryIsThePodSpecsForItsOwnersNotARestart() {
+        Diagnosis d = classify(Bundles.pod("assist", "vllm-0", NODE).podCrashLooping("assist", "vllm-0")
+                .log("assist", "vllm-0", "nccl-shm-exhausted", "l40s-serve-07:89:89 [2] misc/shmutils.cc:72 NCCL WARN Error: failed to extend"
+                        + " /dev/shm/nccl-Jq8Kf1 to 9637892 bytes, error: No space left on device (28)"));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+        assertFalse(d.restartHelps(), "a restart gets the same /dev/shm");
+    }
+
+    @Test
+    void aNodeBehindItsPoolsDriverIsOnlyAHintAlone() {
+        Diagnosis d = classify(Bundles.node(NODE).behindPool("nvidia.com/cuda.driver.major", "535", "570", 2));
+
+        assertEquals(Family.NONE, d.family(), d.cause());
+    }
+
+    @Test
+    void aNodeBehindItsPoolsDriverCorroboratesAWorkloadsDriverTooOldLine() {
+        EvidenceBundle b = Bundles.pod("search", "triton-0", NODE).batch("Deployment", "search", "triton", "triton-0")
+                .behindPool("nvidia.com/cuda.driver.major", "535", "570", 2)
+                .log("search", "triton-0", "cuda-driver-insufficient", "CUDA driver version is insufficient for CUDA runtime version").build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        Finding platform = d.findings().stream().filter(f -> f.group().equals("behind-pool")).findFirst().orElseThrow();
+        assertTrue(platform.weight() >= 0.5, "the platform's half weighs as the workload's: " + platform.weight());
+        assertTrue(d.evidenceIds().contains(idOf(b, Facts.BehindPool.class)), "cites the node label " + d.evidenceIds());
+    }
+
+    @Test
+    void aNodeWithoutGpusDuringAPlannedMigChangeIsNoFault() {
+        Diagnosis d = classify(Bundles.node(NODE).capacity("nvidia.com/gpu", 0, 0, 8)
+                .nodeLabel("nvidia.com/mig.config.state", "pending").nodeLabel("nvidia.com/gpu.deploy.device-plugin", "paused-for-mig-change"));
+
+        assertEquals(Family.NONE, d.family(), d.cause());
+    }
+
+    @Test
+    void aNodeWithoutGpusAfterAFailedMigChangeIsInfrastructure() {
+        Diagnosis d = classify(Bundles.node(NODE).capacity("nvidia.com/gpu", 0, 0, 8).nodeLabel("nvidia.com/mig.config.state", "failed"));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+    }
+
+    @Test
+    void aNodeOfferingNoneOfWhatAPendingPodWaitsForIsInfrastructure() {
+        Diagnosis d = classify(Bundles.node(NODE).unoffered("rdma/rdma_shared_device_a", 1, "nlp/bert-worker-0"));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+    }
+
+    @Test
+    void aGangMemberIdleWhileItsPeerIsUnscheduledWaitsItDoesNotHang() {
+        Bundles waiting = Bundles.node(NODE).holds(0, "nlp", "bert-master-0").dcgm("DCGM_FI_DEV_GPU_UTIL", 0, 0)
+                .gang("PyTorchJob", "nlp", "bert", "bert-master-0");
+        Bundles alone = Bundles.node(NODE).holds(0, "nlp", "bert-master-0").dcgm("DCGM_FI_DEV_GPU_UTIL", 0, 0)
+                .gang("PyTorchJob", "nlp", "bert", "bert-master-0");
+
+        Diagnosis d = classify(waiting.pending("nlp", "bert-worker-0", "Unschedulable", "0/2 nodes are available", "nlp/bert"));
+
+        assertEquals(Family.NONE, d.family(), d.cause());
+        assertEquals(Family.APPLICATION, classify(alone).family(), "with every member placed, idle GPUs are a hang");
+    }
+
+    @Test
+    void aFailingNodeAgentsRecentRolloutIsOneReasonMoreAndNotHistory() {
+        Diagnosis d = classify(Bundles.node(NODE).agentCrashLoopingAsPlatform(PodRole.DRIVER, "gpu-operator", "nvidia-driver-daemonset-8d014")
+                .rollout("gpu-operator", "nvidia-driver-daemonset", Bundles.AT.minusSeconds(40 * 60)));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.findings().stream().anyMatch(f -> f.group().equals("event-NewRevision") && f.weight() >= 0.5),
+                "a revision holds until changed: its age is not history: " + d.findings());
+    }
+
+    @Test
+    void aFabricManagerThatFailedInTheDriverContainerExplainsCudaNotInitialisingOnTheNode() {
+        Diagnosis d = classify(Bundles.pod("vision", "vit-0", NODE).batch("Job", "vision", "vit", "vit-0").podCrashLooping("vision", "vit-0")
+                .log("vision", "vit-0", "python-traceback", "[rank3]: Traceback (most recent call last):")
+                .log("vision", "vit-0", "cuda-system-not-initialized", "[rank3]: RuntimeError: CUDA error: system not yet initialized")
+                .agentLog(PodRole.DRIVER, "gpu-operator", "nvidia-driver-daemonset-86ad7", "fabric-manager-failed",
+                        "\"/usr/bin/nv-fabricmanager -c /usr/share/nvidia/nvswitch/fabricmanager.cfg\" failed! Exit code: 1"));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.cause().contains("fabric manager"), d.cause());
+    }
+
+    @Test
+    void nodeAgentsThatFoundNoDeviceSayWhyInTheirOwnLogs() {
+        Diagnosis rdma = classify(Bundles.node(NODE).agentLog(PodRole.OPERAND, "network-operator", "rdma-shared-dp-ds-5f7c8",
+                "rdma-device-missing", "error creating new device: \"missing RDMA device spec for device 0000:18:00.0, RDMA device \\\"rdma_cm\\\" not found\""));
+        Diagnosis driver = classify(Bundles.node(NODE).agentLog(PodRole.DRIVER, "gpu-operator", "nvidia-driver-daemonset-8d014",
+                "driver-install-failed", "ERROR: Unable to load the kernel module 'nvidia.ko'.  This happens most frequently when"));
+
+        assertEquals(Family.INFRASTRUCTURE, rdma.family(), rdma.cause());
+        assertFalse(rdma.restartHelps(), "the kernel module is still missing after a restart");
+        assertEquals(Family.INFRASTRUCTURE, driver.family(), driver.cause());
+        assertFalse(driver.restartHelps(), "the module still does not build after a restart");
+    }
+
+    @Test
+    void aMultiHostTpuJobWhoseHostsDoNotKnowEachOtherIsItsOwnersConfiguration() {
+        Diagnosis d = classify(Bundles.workload("research", "jobset/maxtext", NODE).podCrashLooping("research", "maxtext-0")
+                .log("research", "maxtext-0", "tpu-worker-hostnames", "WARNING:absl:TPU_WORKER_HOSTNAMES is not set; assuming a single-host slice"));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+        assertTrue(d.cause().contains("TPU_WORKER_HOSTNAMES"), d.cause());
+    }
+
+    @Test
+    void aFatalSxidLineInATenantsLogIsAClaimNotAFault() {
+        Diagnosis d = classify(Bundles.pod("team-orca", "ft-0", NODE).podCrashLooping("team-orca", "ft-0")
+                .log("team-orca", "ft-0", "nvswitch-fatal-sxid", "kernel: nvidia-nvswitch0: SXid (PCI:0000:05:00.0): 24007, Fatal, Link 12"));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+        assertTrue(d.findings().stream().anyMatch(f -> Classifier.TENANT_CLAIM.equals(f.group())), "named as a tenant's claim: " + d.findings());
+    }
 }
