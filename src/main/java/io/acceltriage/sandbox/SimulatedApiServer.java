@@ -117,6 +117,11 @@ public final class SimulatedApiServer implements AutoCloseable {
         store.create(Kinds.SERIALIZATION.convertValue(object, ObjectNode.class));
     }
 
+    /** Creates many objects in one pass (see {@link ObjectStore#createAll}): seeding at scale. */
+    void applyAll(java.util.List<? extends HasMetadata> objects) {
+        store.createAll(objects.stream().map(o -> Kinds.SERIALIZATION.convertValue(o, ObjectNode.class)).toList());
+    }
+
     ObjectStore store() {
         return store;
     }
