@@ -101,6 +101,11 @@ public final class SimulatedApiServer implements AutoCloseable {
         dispatcher.gate(gate);
     }
 
+    /** The writes this API server accepted, oldest first (see {@link SandboxDispatcher#writes()}). */
+    public java.util.List<String> writes() {
+        return dispatcher.writes();
+    }
+
     public void clearLogs() {
         logs.clear();
     }
