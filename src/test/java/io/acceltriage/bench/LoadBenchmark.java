@@ -348,7 +348,7 @@ class LoadBenchmark {
      * latency from its own send. Otherwise deliveries start on a fixed schedule whatever the answers
      * take, and each latency counts from when the delivery was due.
      */
-    private static Run send(Service service, List<byte[]> bodies, String path, int perSecond) throws Exception {
+    static Run send(Service service, List<byte[]> bodies, String path, int perSecond) throws Exception {
         List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
         ExecutorService senders = Executors.newFixedThreadPool(perSecond == 0 ? SENDERS : 64);
         long start = System.nanoTime();
