@@ -117,7 +117,11 @@ final class FleetSeed {
                 .endResources().build();
         for (int i = 0; i < pods; i++) {
             String rs = "batch-" + (i / 50) + "-" + suffix("scale-rs-" + (i / 50), 10);
-            batch.add(runningPod("scale", rs + "-" + suffix("scale-pod-" + i, 5), names.get(i % names.size()),
+            // three hashed characters and two that number the pod within its ReplicaSet: five hashed ones collided at 100,000
+            int member = i % 50;
+            String pod = rs + "-" + suffix("scale-pod-" + i, 3) + ALPHABET.charAt(member / ALPHABET.length())
+                    + ALPHABET.charAt(member % ALPHABET.length());
+            batch.add(runningPod("scale", pod, names.get(i % names.size()),
                     Map.of("app", "batch-" + (i / 50), "pod-template-hash", suffix("scale-rs-" + (i / 50), 10)),
                     ownerRef("apps/v1", "ReplicaSet", rs, uid("rs/scale/" + rs)), worker, null, List.of()));
             if (batch.size() == 5_000) { // converted to JSON a batch at a time, not 100,000 trees at once

@@ -43,7 +43,8 @@ class IngestBenchmark {
 
     static final int STORM = 20_000;
     static final int PACED = 5_000;
-    static final int PER_SECOND = 1_000;
+    /** The paced rate; -Dacceltriage.bench.ingest.rate=… where the machine cannot take 1,000 alerts/s at all (then it is queueing). */
+    static final int PER_SECOND = Integer.getInteger("acceltriage.bench.ingest.rate", 1_000);
     static final int BURST_CONNECTIONS = 32;
     static final int BURST = 8_000;
 
@@ -123,6 +124,7 @@ class IngestBenchmark {
             long peakStorm = peak.get();
 
             Run burst = burst(service, LoadBenchmark.batches(BURST, "burst"));
+            String nativeMemory = nativeMemory(p);
             awaitDrained(service);
             sampler.interrupt();
             sampler.join();
@@ -138,12 +140,31 @@ class IngestBenchmark {
                     build, BURST, BURST_CONNECTIONS, BURST / (burst.wallNanos() / 1e9), burst.millis(0.5), burst.millis(0.99)));
             report.add(String.format(Locale.ROOT, "%s: resident %d MiB at rest, %d MiB warmed up, %d MiB at the storm's peak, %d MiB at the"
                     + " peak of storm and burst", build, rssAtRest / 1024, rssWarm / 1024, peakStorm / 1024, peak.get() / 1024));
+            if (!nativeMemory.isEmpty()) report.add(build + ": committed after the burst (-XX:NativeMemoryTracking=summary): " + nativeMemory);
         } finally {
             if (database != null) {
                 try (Connection c = DriverManager.getConnection(postgres); Statement st = c.createStatement()) {
                     st.execute("drop database if exists " + database + " with (force)");
                 }
             }
+        }
+    }
+
+    /** The JVM's own account of its committed memory by category, when started with native memory tracking; empty otherwise. */
+    private static String nativeMemory(ServiceProcess p) {
+        if (LoadBenchmark.JVM_FLAGS.stream().noneMatch(f -> f.startsWith("-XX:NativeMemoryTracking"))) return "";
+        try {
+            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(p.pid()),
+                    "VM.native_memory", "summary", "scale=MB").redirectErrorStream(true).start();
+            String out = new String(jcmd.getInputStream().readAllBytes());
+            jcmd.waitFor();
+            List<String> parts = new ArrayList<>();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^(?:-\\s*)?\\s*(Total|[A-Z][A-Za-z ]+?)(?::| \\()\\s*reserved=\\d+MB, committed=(\\d+)MB")
+                    .matcher(out);
+            while (m.find()) parts.add(m.group(1).strip() + " " + m.group(2));
+            return String.join(", ", parts) + " (MiB)";
+        } catch (Exception e) {
+            return "jcmd failed: " + e.getMessage();
         }
     }
 
