@@ -62,8 +62,9 @@ class IngestBenchmark {
     @Test
     void backlogPacedAckAndMemory() throws Exception {
         String postgres = System.getProperty("acceltriage.bench.postgres", "");
-        report.add(String.format(Locale.ROOT, "acceltriage ingest benchmark: packaged service, sandbox, %s, JVM flags %s, %d cores",
+        report.add(String.format(Locale.ROOT, "acceltriage ingest benchmark: packaged service, sandbox, %s, JVM flags %s, environment %s, %d cores",
                 postgres.isBlank() ? "embedded H2" : "PostgreSQL", String.join(" ", LoadBenchmark.JVM_FLAGS),
+                System.getProperty("acceltriage.bench.env", "-"),
                 Runtime.getRuntime().availableProcessors()));
         String before = System.getProperty("acceltriage.bench.before", "");
         if (!before.isBlank()) run("before (" + before + ")", Path.of(before), postgres);
@@ -78,6 +79,10 @@ class IngestBenchmark {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("ACCELTRIAGE_ALERTMANAGER_TOKEN", Service.WEBHOOK_TOKEN);
         env.put("ACCELTRIAGE_ACCESS_TOKENS", "bench:admin:" + Service.ADMIN_TOKEN);
+        // The deployment's environment beyond the JVM flags, e.g. -Dacceltriage.bench.env=MALLOC_ARENA_MAX=2
+        for (String pair : System.getProperty("acceltriage.bench.env", "").trim().split("\\s+")) {
+            if (pair.contains("=")) env.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+        }
         String database = null;
         if (!postgres.isBlank()) {
             database = "acceltriage_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
