@@ -98,17 +98,7 @@ class IngestBenchmark {
             awaitDrained(service);
             long rssWarm = service.rssKiB();
             AtomicLong peak = new AtomicLong(rssWarm);
-            Thread sampler = new Thread(() -> {
-                while (!Thread.currentThread().isInterrupted()) {
-                    peak.accumulateAndGet(service.rssKiB(), Math::max);
-                    try {
-                        Thread.sleep(20);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            });
-            sampler.start();
+            Thread sampler = LoadBenchmark.samplePeakRss(service, peak);
 
             Run storm = LoadBenchmark.send(service, LoadBenchmark.batches(STORM, "storm"), "/api/v1/alerts", 0);
             long backlog = service.metric("acceltriage_inbox_pending_alerts");
