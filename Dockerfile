@@ -10,7 +10,8 @@ COPY --chown=185:185 policies/ /etc/acceltriage/policies/
 COPY --chown=185:185 tools/ /etc/acceltriage/tools/
 ENV ACCELTRIAGE_POLICY_FILE=/etc/acceltriage/policies/default.yaml \
     ACCELTRIAGE_TOOLS_DIR=/etc/acceltriage/tools \
-    ACCELTRIAGE_DATA_DIR=/work/data
+    ACCELTRIAGE_DATA_DIR=/work/data \
+    MALLOC_ARENA_MAX=2
 USER 185
 EXPOSE 8080
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=50", "-XX:+ExitOnOutOfMemoryError", "-jar", "/work/quarkus-run.jar"]
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=40", "-XX:TrimNativeHeapInterval=5000", "-XX:+ExitOnOutOfMemoryError", "-jar", "/work/quarkus-run.jar"]

@@ -39,6 +39,15 @@ public class App implements QuarkusApplication {
             System.setProperty("acceltriage.objectives.check-every", "off");
             // The admin token generated for this run's loopback port is of no use to anyone: not printed.
             System.setProperty("quarkus.log.category.\"io.acceltriage.access\".level", "ERROR");
+        } else if ("sandbox".equals(command)) {
+            // The simulated cluster alone, for replicas (or kubectl) elsewhere to share through its kubeconfig: no
+            // pipeline (processing would triage and act on the shared cluster beside the replicas), loopback only.
+            System.setProperty("quarkus.http.host", "127.0.0.1");
+            System.setProperty("acceltriage.cluster.mode", "sandbox");
+            System.setProperty("acceltriage.processing.enabled", "false");
+            System.setProperty("acceltriage.sandbox.serve-only", "true");
+            System.setProperty("acceltriage.drills.check-every", "off");
+            System.setProperty("acceltriage.objectives.check-every", "off");
         } else if (!"serve".equals(command)) {
             System.setProperty("quarkus.http.host-enabled", "false");
             System.setProperty("acceltriage.processing.enabled", "false");
@@ -46,7 +55,7 @@ public class App implements QuarkusApplication {
             // and printed an error after the command's own last line
             System.setProperty("quarkus.scheduler.enabled", "false");
         }
-        if (!"serve".equals(command)) {
+        if (!"serve".equals(command) && !"sandbox".equals(command)) {
             System.setProperty("quarkus.log.level", "WARN");
             System.setProperty("quarkus.log.category.\"io.acceltriage\".level", "WARN");
             // a loaded machine slows a one-shot command's cold start; the event loop's complaints about it are not the answer
@@ -97,6 +106,7 @@ public class App implements QuarkusApplication {
     @CommandLine.Command(name = "acceltriage", mixinStandardHelpOptions = true, version = "acceltriage 0.1.0",
             description = "First responder for GPU and TPU incidents on Kubernetes.",
             subcommands = {ServeCommand.class, EvalCommand.class, AuditCommand.class, CaptureCommand.class, InvestigateCommand.class, DrillCommand.class,
+                    SandboxCommand.class,
                     CommandLine.HelpCommand.class})
     static class Commands {}
 }

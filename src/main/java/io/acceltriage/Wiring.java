@@ -5,6 +5,7 @@ import io.acceltriage.action.Executor;
 import io.acceltriage.action.TelemetryGpus;
 import io.acceltriage.action.Leadership;
 import io.acceltriage.action.LeaseLeadership;
+import io.acceltriage.sandbox.SandboxKubeconfig;
 import io.acceltriage.action.PolicyApprovals;
 import io.acceltriage.action.StoredHistory;
 import io.acceltriage.action.Timing;
@@ -149,7 +150,26 @@ class Wiring {
         if (config.mode() == ClusterConfig.Mode.SANDBOX) {
             return new ExporterScrape(node -> Optional.ofNullable(sandbox.get().exporterUrl(node)).map(URI::create));
         }
+        if (config.mode() == ClusterConfig.Mode.KUBECONFIG) {
+            // A sandbox served by another process (the sandbox command): its exporters are that process's, named in its kubeconfig.
+            Optional<String> shared = sandboxExporters();
+            if (shared.isPresent()) {
+                LOG.infof("metrics: the shared sandbox's simulated exporters (%s)", shared.get());
+                return new ExporterScrape(node -> Optional.of(URI.create(shared.get().replace("{node}", node))));
+            }
+        }
         return exportersOnNodes(reads, config.exporterPort());
+    }
+
+    /** The exporter URL template of the kubeconfig in use when a sandbox wrote it; empty for any other (or none). */
+    private static Optional<String> sandboxExporters() {
+        Optional<java.nio.file.Path> file = CommandCluster.kubeconfig(null);
+        if (file.isEmpty() || !java.nio.file.Files.isRegularFile(file.get())) return Optional.empty();
+        try {
+            return SandboxKubeconfig.exporters(java.nio.file.Files.readString(file.get()));
+        } catch (java.io.IOException | RuntimeException unreadable) {
+            return Optional.empty();
+        }
     }
 
     /** A real cluster's exporters: dcgm-exporter runs as a DaemonSet, its pod on the node serves that node's GPUs. */

@@ -21,10 +21,27 @@ public final class LeaseLeadership implements Leadership, AutoCloseable {
 
     private final AtomicBoolean leader = new AtomicBoolean();
     private final String identity;
-    private final CompletableFuture<?> election;
+    private final KubernetesClient client;
+    private final String namespace;
+    private final Duration leaseDuration;
+    private volatile boolean closed;
+    private volatile CompletableFuture<?> election;
 
     public LeaseLeadership(KubernetesClient client, String namespace, String identity, Duration leaseDuration) {
         this.identity = identity;
+        this.client = client;
+        this.namespace = namespace;
+        this.leaseDuration = leaseDuration;
+        stand();
+    }
+
+    /**
+     * Runs for the lease, and again whenever a run ends: fabric8's elector ends once it has lost the lease, and a
+     * replica that lost it once (a slow renewal under load) would otherwise never be a candidate again, so when the
+     * holder then died nobody would act (ReplicasIT saw exactly that).
+     */
+    private void stand() {
+        if (closed) return;
         Duration renew = leaseDuration.multipliedBy(2).dividedBy(3);
         Duration retry = leaseDuration.dividedBy(5);
         var config = new LeaderElectionConfigBuilder()
@@ -45,7 +62,13 @@ public final class LeaseLeadership implements Leadership, AutoCloseable {
                         },
                         newLeader -> LOG.infof("lease %s/%s held by %s", namespace, LEASE, newLeader)))
                 .build();
-        this.election = client.leaderElector().withConfig(config).build().start();
+        CompletableFuture<?> run = client.leaderElector().withConfig(config).build().start();
+        this.election = run;
+        run.whenComplete((ended, failed) -> {
+            leader.set(false);
+            // after a retry period, so a run that ends at once (an API server refusing) is no busy loop
+            if (!closed) CompletableFuture.delayedExecutor(retry.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).execute(this::stand);
+        });
     }
 
     @Override
@@ -59,6 +82,7 @@ public final class LeaseLeadership implements Leadership, AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         leader.set(false);
         election.cancel(true);
     }

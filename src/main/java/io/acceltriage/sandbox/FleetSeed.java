@@ -98,25 +98,38 @@ final class FleetSeed {
                 .addToLabels("kubernetes.io/metadata.name", "scale").endMetadata()
                 .withNewStatus().withPhase("Active").endStatus().build());
         FleetSpec.Pool like = spec.pools().stream().filter(FleetSpec.Pool::nvidia).findFirst().orElse(spec.pools().get(0));
+        // In one pass each (ObjectStore.createAll): one object at a time, seeding is quadratic in what the store holds.
         List<String> names = new ArrayList<>();
+        List<HasMetadata> batch = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
             String name = String.format("scale-gpu-%05d", i);
             HasMetadata node = node(like, name, spec.cluster().zones().get(i % spec.cluster().zones().size()));
             node.getMetadata().getLabels().put("acceltriage.io/pool", "scale");
             node.getMetadata().getLabels().put("cloud.google.com/gke-nodepool", "scale");
-            server.apply(node);
+            batch.add(node);
             names.add(name);
         }
+        server.applyAll(batch);
+        batch.clear();
         Container worker = new io.fabric8.kubernetes.api.model.ContainerBuilder().withName("worker")
                 .withImage("nvcr.io/nvidia/pytorch:24.05-py3").withCommand("torchrun", "train.py")
                 .withNewResources().addToRequests("cpu", new Quantity("4")).addToRequests("memory", new Quantity("16Gi"))
                 .endResources().build();
         for (int i = 0; i < pods; i++) {
             String rs = "batch-" + (i / 50) + "-" + suffix("scale-rs-" + (i / 50), 10);
-            server.apply(runningPod("scale", rs + "-" + suffix("scale-pod-" + i, 5), names.get(i % names.size()),
+            // three hashed characters and two that number the pod within its ReplicaSet: five hashed ones collided at 100,000
+            int member = i % 50;
+            String pod = rs + "-" + suffix("scale-pod-" + i, 3) + ALPHABET.charAt(member / ALPHABET.length())
+                    + ALPHABET.charAt(member % ALPHABET.length());
+            batch.add(runningPod("scale", pod, names.get(i % names.size()),
                     Map.of("app", "batch-" + (i / 50), "pod-template-hash", suffix("scale-rs-" + (i / 50), 10)),
                     ownerRef("apps/v1", "ReplicaSet", rs, uid("rs/scale/" + rs)), worker, null, List.of()));
+            if (batch.size() == 5_000) { // converted to JSON a batch at a time, not 100,000 trees at once
+                server.applyAll(batch);
+                batch.clear();
+            }
         }
+        server.applyAll(batch);
     }
 
     /** The name suffix a controller would generate, stable for the same seed text. */

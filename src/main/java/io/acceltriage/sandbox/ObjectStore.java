@@ -56,41 +56,86 @@ final class ObjectStore {
      */
     ObjectNode create(ObjectNode object) {
         return locked(() -> {
-            Kinds.Kind kind = kindOf(object);
-            ObjectNode metadata = object.with("metadata");
-            String name = metadata.path("name").asText("");
-            if (name.isEmpty()) {
-                throw new IllegalArgumentException(kind.kind() + " needs metadata.name");
+            Placed placed = place(object);
+            if (crud.findResource(placed.key()) != null) {
+                throw alreadyExists(object, placed);
             }
-            String namespace = null;
-            if (kind.namespaced()) {
-                namespace = metadata.path("namespace").asText("");
-                if (namespace.isEmpty()) {
-                    namespace = "default";
-                    metadata.put("namespace", namespace);
-                }
-            } else {
-                metadata.remove("namespace");
-            }
-            String path = kind.objectPath(namespace, name);
-            AttributeSet key = crud.getKey(path);
-            if (crud.findResource(key) != null) {
-                throw new IllegalStateException(kind.plural() + " \"" + name + "\" already exists"
-                        + (namespace == null ? "" : " in namespace " + namespace));
-            }
-            if (metadata.path("uid").asText("").isEmpty()) {
-                metadata.put("uid", UUID.randomUUID().toString());
-            }
-            if (metadata.path("creationTimestamp").asText("").isEmpty()) {
-                metadata.put("creationTimestamp", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
-            }
-            if (!metadata.has("generation")) {
-                metadata.put("generation", 1);
-            }
-            metadata.put("resourceVersion", String.valueOf(crud.requestResourceVersion()));
-            write(path, key, null, object);
+            write(placed.path(), placed.key(), null, object);
             return object;
         });
+    }
+
+    /**
+     * Creates many objects as {@link #create} does, in time linear in what the store holds plus what is
+     * added: the CRUD dispatcher finds an object by scanning every one it holds, so creating one at a time
+     * is quadratic (100,000 pods took hours); here the store is scanned once for the names already taken.
+     */
+    void createAll(List<ObjectNode> objects) {
+        locked(() -> {
+            java.util.Set<String> taken = new java.util.HashSet<>();
+            for (AttributeSet key : crud.getMap().keySet()) taken.add(identity(key));
+            for (ObjectNode object : objects) {
+                Placed placed = place(object);
+                if (!taken.add(identity(placed.key().add(new Attribute(KubernetesAttributesExtractor.NAME,
+                        object.path("metadata").path("name").asText()))))) {
+                    throw alreadyExists(object, placed);
+                }
+                write(placed.path(), placed.key(), null, object);
+            }
+            return null;
+        });
+    }
+
+    /** Where an object to create goes, its metadata completed (namespace, uid, creation time, generation, version). */
+    private record Placed(Kinds.Kind kind, String namespace, String path, AttributeSet key) {
+    }
+
+    private Placed place(ObjectNode object) {
+        Kinds.Kind kind = kindOf(object);
+        ObjectNode metadata = object.with("metadata");
+        String name = metadata.path("name").asText("");
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException(kind.kind() + " needs metadata.name");
+        }
+        String namespace = null;
+        if (kind.namespaced()) {
+            namespace = metadata.path("namespace").asText("");
+            if (namespace.isEmpty()) {
+                namespace = "default";
+                metadata.put("namespace", namespace);
+            }
+        } else {
+            metadata.remove("namespace");
+        }
+        String path = kind.objectPath(namespace, name);
+        AttributeSet key = crud.getKey(path);
+        if (metadata.path("uid").asText("").isEmpty()) {
+            metadata.put("uid", UUID.randomUUID().toString());
+        }
+        if (metadata.path("creationTimestamp").asText("").isEmpty()) {
+            metadata.put("creationTimestamp", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        }
+        if (!metadata.has("generation")) {
+            metadata.put("generation", 1);
+        }
+        metadata.put("resourceVersion", String.valueOf(crud.requestResourceVersion()));
+        return new Placed(kind, namespace, path, key);
+    }
+
+    private static IllegalStateException alreadyExists(ObjectNode object, Placed placed) {
+        return new IllegalStateException(placed.kind().plural() + " \"" + object.path("metadata").path("name").asText() + "\" already exists"
+                + (placed.namespace() == null ? "" : " in namespace " + placed.namespace()));
+    }
+
+    /** Kind (by plural), namespace and name of a stored or wanted object's key. */
+    private static String identity(AttributeSet key) {
+        return values(key, KubernetesAttributesExtractor.PLURAL) + "|" + values(key, KubernetesAttributesExtractor.NAMESPACE)
+                + "|" + values(key, KubernetesAttributesExtractor.NAME);
+    }
+
+    private static String values(AttributeSet key, String attribute) {
+        Attribute a = key.getAttribute(attribute);
+        return a == null ? "" : a.getValues().toString();
     }
 
     /** Replaces an existing object (found by kind, namespace and name), keeping its uid and creation time. */

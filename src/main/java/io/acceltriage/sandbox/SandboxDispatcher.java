@@ -46,6 +46,10 @@ final class SandboxDispatcher extends Dispatcher {
     private volatile java.util.function.BiConsumer<String, String> written = (method, path) -> {
     };
 
+    /** How many accepted writes {@link #writes()} keeps (the oldest go first). */
+    static final int WRITES_KEPT = 10_000;
+    private final java.util.Deque<String> writes = new java.util.ArrayDeque<>();
+
     SandboxDispatcher(ObjectStore store, PodLogs logs) {
         this.store = store;
         this.logs = logs;
@@ -87,10 +91,23 @@ final class SandboxDispatcher extends Dispatcher {
         if (!g.admit(method, path)) {
             return KubeStatus.failure(503, "ServiceUnavailable", "held and dropped by a test's request gate", null, null);
         }
+        String bare = path.indexOf('?') < 0 ? path : path.substring(0, path.indexOf('?'));
+        Matcher nodeWrite = NODE.matcher(bare);
+        boolean nodeChange = (method.equals("PATCH") || method.equals("PUT")) && nodeWrite.matches() && nodeWrite.group(2) == null;
+        Boolean wasFenced = nodeChange ? unschedulable(bare) : null;
         MockResponse response = handle(request);
         g.applied(method, path, response.code());
         java.time.Duration delay = g.delay(method, path);
         if (!delay.isZero()) response.setBodyDelay(delay);
+        if (!method.equals("GET") && response.code() < 300 && !path.contains("dryRun=")) {
+            String change = "";
+            if (nodeChange) {
+                Boolean fenced = unschedulable(bare);
+                change = Boolean.FALSE.equals(wasFenced) && Boolean.TRUE.equals(fenced) ? " cordon"
+                        : Boolean.TRUE.equals(wasFenced) && Boolean.FALSE.equals(fenced) ? " uncordon" : "";
+            }
+            remember(method + " " + bare + change);
+        }
         if ((method.equals("PATCH") || method.equals("PUT")) && response.code() < 300) {
             int q = path.indexOf('?');
             Matcher node = NODE.matcher(q < 0 ? path : path.substring(0, q));
@@ -109,6 +126,27 @@ final class SandboxDispatcher extends Dispatcher {
             }
         }
         return response;
+    }
+
+    /** The writes accepted so far, oldest first: {@code METHOD path}, and for a node whose spec.unschedulable flipped, " cordon" or " uncordon". */
+    java.util.List<String> writes() {
+        synchronized (writes) {
+            return java.util.List.copyOf(writes);
+        }
+    }
+
+    private void remember(String write) {
+        synchronized (writes) {
+            if (writes.size() == WRITES_KEPT) writes.removeFirst();
+            writes.addLast(write);
+        }
+    }
+
+    /** Whether the node is cordoned; null when there is no such node. */
+    private Boolean unschedulable(String nodePath) {
+        MockResponse current = store.locked(() -> crud().handleGet(nodePath));
+        if (current.code() != 200) return null;
+        return ObjectStore.parse(current.getBody().readUtf8()).path("spec").path("unschedulable").asBoolean(false);
     }
 
     private MockResponse handle(RecordedRequest request) {

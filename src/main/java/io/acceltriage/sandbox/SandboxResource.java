@@ -29,11 +29,15 @@ public class SandboxResource {
     private final String mode;
     private final Instance<Sandbox> sandbox;
     private final AlertWebhook webhook;
+    /** The sandbox command: nothing here triages, so a fault's alert is handed to the caller, not delivered. */
+    private final boolean serveOnly;
 
     @Inject
     SandboxResource(@ConfigProperty(name = "acceltriage.cluster.mode", defaultValue = "sandbox") String mode,
+            @ConfigProperty(name = "acceltriage.sandbox.serve-only", defaultValue = "false") boolean serveOnly,
             Instance<Sandbox> sandbox, AlertWebhook webhook) {
         this.mode = mode;
+        this.serveOnly = serveOnly;
         this.sandbox = sandbox;
         this.webhook = webhook;
     }
@@ -47,6 +51,21 @@ public class SandboxResource {
             return offResponse();
         }
         return Response.ok(Map.of("requests", sandbox.get().serviceRequests())).build();
+    }
+
+    /**
+     * The writes the simulated API server accepted, oldest first ({@code "PATCH /api/v1/nodes/n cordon"}, {@code "POST
+     * …/eviction"}, …; at most the last {@value SandboxDispatcher#WRITES_KEPT}): what the processes sharing the cluster
+     * did to it, counted by the replica test.
+     */
+    @GET
+    @Path("api/v1/sandbox/writes")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response writes() {
+        if (off()) {
+            return offResponse();
+        }
+        return Response.ok(Map.of("writes", sandbox.get().cluster().apiServer().writes())).build();
     }
 
     @GET
@@ -96,10 +115,15 @@ public class SandboxResource {
         } catch (IllegalArgumentException e) {
             return error(400, e.getMessage());
         }
-        AlertWebhook.Delivery delivery = webhook.deliver(alert);
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("fault", fault);
         answer.put("alert", alert);
+        if (serveOnly) {
+            answer.put("delivered", false);
+            answer.put("payload", AlertWebhook.payload(alert));
+            return Response.accepted(answer).build();
+        }
+        AlertWebhook.Delivery delivery = webhook.deliver(alert);
         answer.put("delivered", delivery.delivered());
         answer.put("deliveryError", delivery.error());
         return Response.accepted(answer).build();

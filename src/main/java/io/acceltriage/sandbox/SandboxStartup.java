@@ -27,10 +27,12 @@ class SandboxStartup {
     void onStart(@Observes StartupEvent event,
             @ConfigProperty(name = "acceltriage.cluster.mode", defaultValue = "sandbox") String mode,
             @ConfigProperty(name = "acceltriage.processing.enabled", defaultValue = "true") boolean serving,
+            @ConfigProperty(name = "acceltriage.sandbox.serve-only", defaultValue = "false") boolean serveOnly,
             @ConfigProperty(name = "acceltriage.data-dir", defaultValue = "./data") String dataDir,
             Instance<Sandbox> sandbox) {
-        // The command-line tools (eval, audit, …) run with processing off and build their own worlds.
-        if (serving && "sandbox".equalsIgnoreCase(mode.trim())) {
+        // The command-line tools (eval, audit, …) run with processing off and build their own worlds; the sandbox
+        // command runs with processing off too, to serve the cluster alone.
+        if ((serving || serveOnly) && "sandbox".equalsIgnoreCase(mode.trim())) {
             state = State.STARTING;
             // seeding takes a second or two on a cold JVM; the service need not wait for it, and whoever
             // asks the sandbox for its client first simply waits for the bean to finish starting

@@ -101,6 +101,11 @@ public final class SimulatedApiServer implements AutoCloseable {
         dispatcher.gate(gate);
     }
 
+    /** The writes this API server accepted, oldest first (see {@link SandboxDispatcher#writes()}). */
+    public java.util.List<String> writes() {
+        return dispatcher.writes();
+    }
+
     public void clearLogs() {
         logs.clear();
     }
@@ -115,6 +120,11 @@ public final class SimulatedApiServer implements AutoCloseable {
 
     void apply(HasMetadata object) {
         store.create(Kinds.SERIALIZATION.convertValue(object, ObjectNode.class));
+    }
+
+    /** Creates many objects in one pass (see {@link ObjectStore#createAll}): seeding at scale. */
+    void applyAll(java.util.List<? extends HasMetadata> objects) {
+        store.createAll(objects.stream().map(o -> Kinds.SERIALIZATION.convertValue(o, ObjectNode.class)).toList());
     }
 
     ObjectStore store() {

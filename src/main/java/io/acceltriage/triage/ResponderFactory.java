@@ -40,15 +40,24 @@ public class ResponderFactory {
     private final GpuMemory memory;
     private final io.acceltriage.history.FaultHistory faults;
     private final io.acceltriage.evidence.EvidenceOverlay overlay;
-    private final ExecutorService sources = Executors.newFixedThreadPool(8, r -> {
-        Thread t = new Thread(r, "acceltriage-evidence");
-        t.setDaemon(true);
-        return t;
-    });
+    /**
+     * The evidence reads of every triage worker: API requests, exporter scrapes, logs. They wait on the network,
+     * not the CPU, and a triage starts several at once (a gang's member nodes, each pod's log), so the pool is sized
+     * for the reads in flight, not for the cores: with too few threads a read waits for another triage's read and
+     * every wait adds a round trip.
+     */
+    private final ExecutorService sources;
 
     ResponderFactory(@ConfigProperty(name = "acceltriage.tools.dir", defaultValue = "tools") String toolsDir,
             @Location("summary.txt") Template summary, ModelMode models, io.acceltriage.history.FaultHistory faults,
-            io.acceltriage.evidence.EvidenceOverlay overlay) {
+            io.acceltriage.evidence.EvidenceOverlay overlay,
+            @ConfigProperty(name = "acceltriage.evidence.readers", defaultValue = "32") int readers) {
+        if (readers < 1) throw new IllegalArgumentException("acceltriage.evidence.readers must be at least 1, got " + readers);
+        this.sources = Executors.newFixedThreadPool(readers, r -> {
+            Thread t = new Thread(r, "acceltriage-evidence");
+            t.setDaemon(true);
+            return t;
+        });
         this.overlay = overlay;
         this.models = models;
         this.toolsets = Toolsets.load(toolsDir);

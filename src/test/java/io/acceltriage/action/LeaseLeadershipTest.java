@@ -43,6 +43,32 @@ class LeaseLeadershipTest {
     }
 
     @Test
+    void aReplicaThatLostTheLeaseStandsAgainAndLeadsOnceTheOtherHolderIsGone() {
+        try (SimulatedApiServer server = SimulatedApiServer.start();
+                KubernetesClient client = new KubernetesClientBuilder().withConfig(server.client().getConfiguration()).build()) {
+            LeaseLeadership a = new LeaseLeadership(client, "acceltriage", "replica-a", Duration.ofSeconds(2));
+            await(a::isLeader, "replica-a holds the lease");
+            // Another replica takes the lease (as after a renewal of a's too slow under load), then dies without renewing.
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    server.client().leases().inNamespace("acceltriage").withName(LeaseLeadership.LEASE).edit(l -> {
+                        l.getSpec().setHolderIdentity("replica-gone");
+                        l.getSpec().setAcquireTime(java.time.ZonedDateTime.now());
+                        l.getSpec().setRenewTime(java.time.ZonedDateTime.now());
+                        return l;
+                    });
+                    break;
+                } catch (io.fabric8.kubernetes.client.KubernetesClientException renewedMeanwhile) {
+                    if (renewedMeanwhile.getCode() != 409 || attempt == 20) throw renewedMeanwhile;
+                }
+            }
+            await(() -> !a.isLeader(), "replica-a notices it lost the lease");
+            await(a::isLeader, "replica-a leads again once the lease it lost has run out");
+            a.close();
+        }
+    }
+
+    @Test
     void onlyTheLeaseHolderActsAndTheOtherTakesOverWhenItGoes() {
         try (SimulatedApiServer server = SimulatedApiServer.start();
                 KubernetesClient clientA = new KubernetesClientBuilder().withConfig(server.client().getConfiguration()).build();

@@ -15,10 +15,9 @@ import org.junit.jupiter.api.Test;
  * The heap the watched cluster view retains: the sandbox seeded with more nodes and pods, the view
  * started over it in this JVM, the heap used after a full collection before and after its first sync.
  * Figures, not pass/fail; written to target/benchmarks/cluster-view.txt. The default scale is the
- * issue's 5,000 nodes and 100,000 pods, but fabric8's CRUD mock finds each object by a scan of all it
- * holds, so seeding is quadratic: at that size it takes hours; -Dacceltriage.bench.view.nodes=500
- * -Dacceltriage.bench.view.pods=10000 measures in minutes and the view's cost is per object.
- * Run: {@code ./mvnw -B test -Dtest=ClusterViewBenchmark -Dsurefire.excludedGroups= -Dacceltriage.bench.view.nodes=500 -Dacceltriage.bench.view.pods=10000}.
+ * issue's 5,000 nodes and 100,000 pods (seeded in one pass: fabric8's CRUD mock finds an object by
+ * scanning all it holds, so seeding them one at a time was quadratic and took hours).
+ * Run: {@code ./mvnw -B -o test -Dtest=ClusterViewBenchmark -Dacceltriage.benchmark=true -Dsurefire.excludedGroups=}.
  */
 @Tag("benchmark")
 class ClusterViewBenchmark {

@@ -104,17 +104,7 @@ class LoadBenchmark {
         awaitDrained(service);
         long rssWarm = service.rssKiB();
         AtomicLong peak = new AtomicLong(rssWarm);
-        Thread sampler = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                peak.accumulateAndGet(service.rssKiB(), Math::max);
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
-        sampler.start();
+        Thread sampler = samplePeakRss(service, peak);
         // Flat out: four senders that send again as soon as they are answered (the most it can take).
         Run flatOut = send(service, batches(ALERTS, "flat-out"), "/api/v1/alerts", 0);
         long backlog = service.metric("acceltriage_inbox_pending_alerts");
@@ -154,6 +144,22 @@ class LoadBenchmark {
         report.add(String.format(Locale.ROOT, "outcome:  %d alerts (warm-up included) became %d incidents %s", filed, incidents.size(), bySubject));
         report.add(String.format(Locale.ROOT, "memory:   resident %d MiB at rest, %d MiB warmed up, %d MiB at the storm's peak",
                 rssAtRest / 1024, rssWarm / 1024, peak.get() / 1024));
+    }
+
+    /** Samples the service's resident size every 20 ms into {@code peak} until interrupted; started. */
+    static Thread samplePeakRss(Service service, AtomicLong peak) {
+        Thread sampler = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                peak.accumulateAndGet(service.rssKiB(), Math::max);
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        sampler.start();
+        return sampler;
     }
 
     /** A bad rollout: XID 79 on every GPU node of the sandbox at once. What may the service do about it? */
@@ -348,7 +354,7 @@ class LoadBenchmark {
      * latency from its own send. Otherwise deliveries start on a fixed schedule whatever the answers
      * take, and each latency counts from when the delivery was due.
      */
-    private static Run send(Service service, List<byte[]> bodies, String path, int perSecond) throws Exception {
+    static Run send(Service service, List<byte[]> bodies, String path, int perSecond) throws Exception {
         List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
         ExecutorService senders = Executors.newFixedThreadPool(perSecond == 0 ? SENDERS : 64);
         long start = System.nanoTime();

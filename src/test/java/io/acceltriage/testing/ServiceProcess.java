@@ -33,18 +33,27 @@ public final class ServiceProcess implements AutoCloseable {
     private final int port;
     private final Map<String, String> env;
     private final List<String> jvmFlags;
+    private final List<String> args;
+    private final Path jar;
     private final Process process;
     private final long startedNanos = System.nanoTime();
 
-    private ServiceProcess(Path dir, int port, Map<String, String> env, List<String> jvmFlags) {
+    private ServiceProcess(Path dir, int port, Map<String, String> env, List<String> jvmFlags, List<String> args) {
+        this(dir, port, env, jvmFlags, args, JAR);
+    }
+
+    private ServiceProcess(Path dir, int port, Map<String, String> env, List<String> jvmFlags, List<String> args, Path jar) {
+        this.jar = jar;
         this.dir = dir;
         this.port = port;
         this.env = env;
         this.jvmFlags = jvmFlags;
+        this.args = args;
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmFlags);
-        command.addAll(List.of("-jar", JAR.toString()));
+        command.addAll(List.of("-jar", jar.toString()));
+        command.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().put("ACCELTRIAGE_PORT", Integer.toString(port));
         pb.environment().put("ACCELTRIAGE_HOST", "127.0.0.1");
@@ -54,7 +63,7 @@ public final class ServiceProcess implements AutoCloseable {
         try {
             this.process = pb.start();
         } catch (IOException e) {
-            throw new UncheckedIOException("could not start " + JAR, e);
+            throw new UncheckedIOException("could not start " + jar, e);
         }
     }
 
@@ -66,7 +75,19 @@ public final class ServiceProcess implements AutoCloseable {
     /** The same with JVM flags (a heap cap, a collector) before {@code -jar}. */
     public static ServiceProcess start(Path dir, Map<String, String> env, List<String> jvmFlags) {
         assertTrue(Files.exists(JAR), "build the jar first: ./mvnw package");
-        return new ServiceProcess(dir, ServerProcess.freePort(), new LinkedHashMap<>(env), List.copyOf(jvmFlags));
+        return new ServiceProcess(dir, ServerProcess.freePort(), new LinkedHashMap<>(env), List.copyOf(jvmFlags), List.of());
+    }
+
+    /** Another build of the service (a benchmark's "before"), from its quarkus-run.jar. */
+    public static ServiceProcess start(Path dir, Map<String, String> env, List<String> jvmFlags, Path jar) {
+        assertTrue(Files.exists(jar), "no jar at " + jar);
+        return new ServiceProcess(dir, ServerProcess.freePort(), new LinkedHashMap<>(env), List.copyOf(jvmFlags), List.of(), jar);
+    }
+
+    /** The jar running another command than {@code serve} (e.g. {@code sandbox}) on a free port. */
+    public static ServiceProcess startCommand(Path dir, Map<String, String> env, List<String> args) {
+        assertTrue(Files.exists(JAR), "build the jar first: ./mvnw package");
+        return new ServiceProcess(dir, ServerProcess.freePort(), new LinkedHashMap<>(env), List.of(), List.copyOf(args));
     }
 
     /** The same service again (folder, port, environment): what a supervisor does after a crash. */
@@ -74,7 +95,7 @@ public final class ServiceProcess implements AutoCloseable {
         if (process.isAlive()) {
             throw new IllegalStateException("still running: kill or close it first");
         }
-        return new ServiceProcess(dir, port, env, jvmFlags);
+        return new ServiceProcess(dir, port, env, jvmFlags, args, jar);
     }
 
     public String url(String path) {

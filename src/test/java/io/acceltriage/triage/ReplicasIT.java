@@ -39,16 +39,20 @@ import org.junit.jupiter.api.io.TempDir;
  * killed with SIGKILL in the middle of it, and deliveries it cannot take go to the next (what a
  * Service and Alertmanager's retry do). Afterwards: every alert filed exactly once, one incident per
  * subject, no more triages than new alerts (plus at most the one the kill interrupted), each action
- * carried out at most once, no chat message posted twice (nor an incident posted as a new message twice) but
- * the one the killed replica may have been sending when it died, and the audit chain intact.
+ * carried out exactly once in the cluster they share, no chat message posted twice (nor an incident posted as a
+ * new message twice), and the audit chain intact.
  *
- * <p>Each service runs its own sandbox cluster (the nodes have the same names in each), so what is
- * checked here is the work the replicas share through the database.
+ * <p>The cluster is one simulated cluster served by a fourth process ({@code java -jar … sandbox}: the sandbox
+ * alone, no pipeline); the replicas reach it in kubeconfig mode through the kubeconfig it writes, as they would a
+ * real API server, so actions are the Lease holder's and the writes they make are counted where they land. The
+ * faults are injected there and the alerts they raise are what the test delivers; the replica holding the
+ * actions Lease is the one killed.
  */
 class ReplicasIT {
 
     static final String WEBHOOK = "replicas-webhook-token";
     static final String VIEWER = "replicas-viewer-token-0123456789";
+    static final String DRIVER = "replicas-sandbox-driver-token-0123";
     static final int REPLICAS = 3;
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS) // a failure keeps each replica's service.log
@@ -58,6 +62,7 @@ class ReplicasIT {
     String database;
     String url;
     final List<ServiceProcess> replicas = new ArrayList<>();
+    ServiceProcess cluster;
 
     @BeforeEach
     void freshDatabase() throws SQLException {
@@ -76,6 +81,7 @@ class ReplicasIT {
     @AfterEach
     void dropDatabase() throws SQLException {
         replicas.forEach(ServiceProcess::close);
+        if (cluster != null) cluster.close();
         if (database != null) {
             try (Connection c = DriverManager.getConnection(adminUrl); Statement st = c.createStatement()) {
                 st.execute("drop database if exists " + database + " with (force)");
@@ -87,10 +93,33 @@ class ReplicasIT {
     void threeReplicasOnOneDatabaseShareAStormAndOneKilledMidwayLeavesNothingDoneTwiceOrLeftUndone() throws Exception {
         String chat = FakeChat.start().url();
         String channel = "C" + UUID.randomUUID().toString().replace("-", "").substring(0, 8).toUpperCase();
+        Path clusterDir = Files.createDirectories(dir.resolve("cluster"));
+        cluster = ServiceProcess.startCommand(clusterDir, Map.of("ACCELTRIAGE_ACCESS_TOKENS", "replicas-driver:approver:" + DRIVER),
+                List.of("sandbox"));
+        cluster.awaitReady(Duration.ofSeconds(300));
+        Path kubeconfig = clusterDir.resolve("sandbox-kubeconfig.yaml");
+        cluster.await("the sandbox's kubeconfig", Duration.ofSeconds(120), () -> Files.exists(kubeconfig));
+        // The default policy with room for the storm: what is checked here is that the allowed actions run once, not the caps.
+        String policyText = Files.readString(Path.of("policies/default.yaml"));
+        for (String[] loosen : new String[][] {{"maxCordonedShareOfPool: 0.10", "maxCordonedShareOfPool: 0.5"},
+                {"maxActions: 10\n", "maxActions: 100\n"}, {"tripOnPoolCap: true", "tripOnPoolCap: false"},
+                {"{action: cordon-node, max: 5, window: 1h, per: fleet}", "{action: cordon-node, max: 50, window: 1h, per: fleet}"}}) {
+            assertTrue(policyText.contains(loosen[0]), "policies/default.yaml no longer says " + loosen[0]);
+            policyText = policyText.replace(loosen[0], loosen[1]);
+        }
+        Path policy = Files.writeString(dir.resolve("policy.yaml"), policyText);
+        String apiServer = Files.readAllLines(kubeconfig).stream().map(String::strip).filter(l -> l.startsWith("server:"))
+                .map(l -> l.substring("server:".length()).strip()).findFirst().orElseThrow();
         for (int r = 0; r < REPLICAS; r++) {
             Path own = Files.createDirectories(dir.resolve("replica-" + r));
             Map<String, String> env = new LinkedHashMap<>();
             env.put("ACCELTRIAGE_DB_URL", url);
+            env.put("ACCELTRIAGE_CLUSTER_MODE", "kubeconfig");
+            env.put("KUBECONFIG", kubeconfig.toString());
+            env.put("POD_NAME", "replica-" + r); // the identity in the actions Lease
+            env.put("ACCELTRIAGE_POLICY_FILE", policy.toString());
+            // The leader carries the storm's actions out one after another; a gang restart waits this long to see its pods move.
+            env.put("ACCELTRIAGE_ACTIONS_VERIFY_TIMEOUT", "20s");
             env.put("ACCELTRIAGE_ALERTMANAGER_TOKEN", WEBHOOK);
             env.put("ACCELTRIAGE_ACCESS_TOKENS", "replicas-test:viewer:" + VIEWER);
             env.put("ACCELTRIAGE_SLACK_BOT_TOKEN", "xoxb-test-token"); // the one FakeChat accepts: a refused post saves no thread
@@ -104,27 +133,35 @@ class ReplicasIT {
             replicas.add(ServiceProcess.start(own, env));
         }
         for (ServiceProcess s : replicas) s.awaitReady(Duration.ofSeconds(400)); // three JVMs starting at once on a loaded machine
+        String[] holder = {""};
+        cluster.await("a replica holding the actions Lease", Duration.ofSeconds(60),
+                () -> !(holder[0] = leaseHolder(apiServer)).isEmpty());
+        int leader = Integer.parseInt(holder[0].substring("replica-".length()));
 
-        // Mixed faults on 18 nodes, fewer than a storm's threshold per alertname, and a second alert for six
-        // of them that must join the first one's incident whichever replica files it.
+        // Mixed faults on 18 nodes of the shared cluster, fewer than a storm's threshold per alertname, each delivered as
+        // the alert the sandbox raised for it; and a second alert for six of them that must join the first one's incident
+        // whichever replica files it.
         List<String> bodies = new ArrayList<>();
         Map<String, Integer> alertsPerNode = new HashMap<>();
-        for (int i = 1; i <= 8; i++) bodies.add(alert("GpuXidDeviceFault", "gpu-h100-%02d".formatted(i), "79", alertsPerNode));
-        for (int i = 1; i <= 8; i++) bodies.add(alert("GpuXidError", "gpu-a100-%02d".formatted(i), "48", alertsPerNode));
-        for (int i = 1; i <= 2; i++) bodies.add(alert("TpuChipUnhealthy", "tpu-v5e-%02d".formatted(i), null, alertsPerNode));
+        for (int i = 1; i <= 8; i++) bodies.add(fault("xid", "gpu-h100-%02d".formatted(i), 79, alertsPerNode));
+        for (int i = 1; i <= 4; i++) bodies.add(fault("dbe-ecc", "gpu-a100-%02d".formatted(i), null, alertsPerNode));
+        for (int i = 5; i <= 6; i++) bodies.add(fault("row-remap-failure", "gpu-a100-%02d".formatted(i), null, alertsPerNode));
+        for (int i = 7; i <= 8; i++) bodies.add(fault("device-plugin-crash", "gpu-a100-%02d".formatted(i), null, alertsPerNode));
+        for (int i = 1; i <= 2; i++) bodies.add(fault("node-not-ready", "tpu-v5e-%02d".formatted(i), null, alertsPerNode));
         for (int i = 1; i <= 6; i++) bodies.add(alert("GpuTemperatureWatch", "gpu-h100-%02d".formatted(i), null, alertsPerNode));
-        int next = 0;
+        java.util.Collections.shuffle(bodies.subList(0, 18), new java.util.Random(14));
+        int next = (leader + 1) % REPLICAS;
         int killedAt = bodies.size() / 2;
         for (int n = 0; n < bodies.size(); n++) {
-            if (n == killedAt) replicas.get(0).kill(); // SIGKILL, mid-storm, with work claimed and unfinished
+            if (n == killedAt) replicas.get(leader).kill(); // SIGKILL, mid-storm, the actor, with work claimed and unfinished
             next = deliver(bodies.get(n), next);
         }
 
         try (Connection db = DriverManager.getConnection(url)) {
-            ServiceProcess survivor = replicas.get(1);
-            survivor.await("every alert filed and every triage done", Duration.ofSeconds(240), () -> settled(db));
+            ServiceProcess survivor = replicas.get((leader + 1) % REPLICAS);
+            survivor.await("every alert filed, every triage done, every allowed action carried out", Duration.ofSeconds(360), () -> settled(db));
 
-            assertEquals(bodies.size(), count(db, "select count(*) from alerts where group_key like '%replicas=%'"), "alerts stored");
+            assertEquals(bodies.size(), count(db, "select count(*) from alerts"), "alerts stored");
             assertEquals(count(db, "select count(*) from alerts"), count(db, "select count(*) from audit_log where kind = 'alert.filed'"),
                     "each alert filed exactly once");
             assertEquals(0, count(db, "select count(*) from alerts where incident_id is null"), "every alert under an incident");
@@ -147,6 +184,35 @@ class ReplicasIT {
             // Each action carried out at most once: one started record per action (its id is in the payload).
             assertEquals(count(db, "select count(distinct payload) from audit_log where kind = 'action.started'"),
                     count(db, "select count(*) from audit_log where kind = 'action.started'"), "an action started twice");
+            // And exactly once where it lands: the shared cluster saw each node that an action cordoned turn unschedulable
+            // once, and no other node; each pod a restart or drain removed was removed once.
+            List<String> writes = new ArrayList<>();
+            Json.read(cluster.get("/api/v1/sandbox/writes", DRIVER).body(), JsonNode.class).path("writes").forEach(w -> writes.add(w.asText()));
+            Map<String, Integer> cordons = new java.util.TreeMap<>();
+            Map<String, Integer> podsRemoved = new java.util.TreeMap<>();
+            for (String w : writes) {
+                if (w.endsWith(" cordon")) cordons.merge(w.split(" ")[1].substring("/api/v1/nodes/".length()), 1, Integer::sum);
+                if ((w.startsWith("DELETE /api/v1/namespaces/") && w.contains("/pods/")) || w.endsWith("/eviction")) {
+                    podsRemoved.merge(w.split(" ")[1].replace("/eviction", ""), 1, Integer::sum);
+                }
+            }
+            Map<String, Integer> fenced = new java.util.TreeMap<>();
+            List<String> done = new ArrayList<>();
+            try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(
+                    "select kind, target, status, dry_run from actions order by created_at")) {
+                while (rs.next()) {
+                    done.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3) + (rs.getBoolean(4) ? " (dry run)" : ""));
+                    boolean carriedOut = List.of("SUCCEEDED", "UNVERIFIED", "UNDONE").contains(rs.getString(3)) && !rs.getBoolean(4);
+                    if (carriedOut && List.of("cordon-node", "drain-node").contains(rs.getString(1))) {
+                        fenced.merge(rs.getString(2).replaceFirst("^(node/|Node/)", ""), 1, Integer::sum);
+                    }
+                }
+            }
+            System.out.printf("ReplicasIT: leader replica-%d killed; actions %s; cordons seen by the cluster %s; pods removed %s%n", leader,
+                    done, cordons, podsRemoved);
+            assertTrue(!fenced.isEmpty(), "no node was cordoned: the storm's allowed actions did not run: " + done);
+            assertEquals(fenced, cordons, "the nodes cordoned in the shared cluster, against the cordons carried out: " + done);
+            assertTrue(podsRemoved.values().stream().allMatch(n -> n == 1), "a pod removed twice: " + podsRemoved);
 
             // The outbox drains: a message the killed replica had claimed waits for its claim to run out (30 s).
             survivor.await("every chat message sent", Duration.ofSeconds(200),
@@ -204,6 +270,27 @@ class ReplicasIT {
             }
         }
         throw new AssertionError("no replica took a delivery");
+    }
+
+    /** Injects a fault into the shared cluster; the webhook body of the alert it raised, to deliver. */
+    private String fault(String kind, String node, Integer xid, Map<String, Integer> perNode) {
+        perNode.merge(node, 1, Integer::sum);
+        boolean ofAGpu = List.of("xid", "dbe-ecc", "row-remap-failure").contains(kind);
+        String body = "{\"kind\":\"" + kind + "\",\"node\":\"" + node + "\"" + (ofAGpu ? ",\"gpu\":0" : "")
+                + (xid == null ? "" : ",\"xid\":" + xid) + "}";
+        HttpResponse<String> r = cluster.postJson("/api/v1/sandbox/faults", DRIVER, body);
+        assertEquals(202, r.statusCode(), r.body());
+        return Json.read(r.body(), JsonNode.class).path("payload").toString();
+    }
+
+    /** Who holds the actions Lease in the shared cluster; empty when nobody yet. */
+    private static String leaseHolder(String apiServer) {
+        try {
+            String lease = get(apiServer.replaceAll("/$", "") + "/apis/coordination.k8s.io/v1/namespaces/acceltriage/leases/acceltriage-actor");
+            return Json.read(lease, JsonNode.class).path("spec").path("holderIdentity").asText("");
+        } catch (Exception notYet) {
+            return "";
+        }
     }
 
     private static String alert(String name, String node, String xid, Map<String, Integer> perNode) {
