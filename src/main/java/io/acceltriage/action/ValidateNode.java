@@ -21,11 +21,11 @@ import java.util.function.Supplier;
  * fenced and fails the action with the failing tests in DCGM's words, so the incident escalates them.
  * The node itself is never uncordoned here.
  */
-final class ValidateNode implements Mitigation {
+public final class ValidateNode implements Mitigation {
 
-    static final String LABEL = "acceltriage.io/validation";
+    static final String LABEL = io.acceltriage.cluster.ClusterFacts.VALIDATION_LABEL;
     static final String AT = "acceltriage.io/validated-at";
-    static final String MESSAGE = "acceltriage.io/validation-message";
+    static final String MESSAGE = io.acceltriage.cluster.ClusterFacts.VALIDATION_MESSAGE;
     static final String CONTAINER = "dcgm-diag";
     /** On the Job: which node it validates, so a resumed action finds the Job it already started. */
     static final String JOB_LABEL = "acceltriage.io/validate-node";
@@ -136,8 +136,20 @@ final class ValidateNode implements Mitigation {
     }
 
     private void mark(String node, boolean passed, String words) {
-        client.nodes().withName(node).edit(x -> new NodeBuilder(x).editMetadata().addToLabels(LABEL, passed ? "passed" : "failed")
-                .addToAnnotations(AT, Instant.now().toString()).addToAnnotations(MESSAGE, words).endMetadata().build());
+        client.nodes().withName(node).edit(x -> marked(x, passed, words, Instant.now()));
+    }
+
+    private static Node marked(Node n, boolean passed, String words, Instant at) {
+        return new NodeBuilder(n).editMetadata().addToLabels(LABEL, passed ? "passed" : "failed")
+                .addToAnnotations(AT, at.toString()).addToAnnotations(MESSAGE, words).endMetadata().build();
+    }
+
+    /**
+     * The node as validate-node leaves it after a {@code dcgmi diag -j} run that wrote {@code json} (replay writes a
+     * scenario's recorded diagnostic this way); empty when {@code json} is no DCGM diagnostic result.
+     */
+    public static Optional<Node> markedWith(Node n, String json, Instant at) {
+        return DcgmDiag.parse(json).map(d -> marked(n, d.passed(), d.passed() ? "Pass (" + d.tests() + " tests)" : d.words(), at));
     }
 
     @Override

@@ -7,6 +7,10 @@ import java.util.Optional;
 /** What the engine must know about the live cluster to apply scopes, blast-radius caps and opt-outs. */
 public interface ClusterFacts {
 
+    /** The node label validate-node writes ({@code passed} or {@code failed}), and the annotation holding DCGM's words. */
+    String VALIDATION_LABEL = "acceltriage.io/validation";
+    String VALIDATION_MESSAGE = "acceltriage.io/validation-message";
+
     /**
      * The facts to judge one assessment's proposals with: may remember what it read until then, so
      * must not be kept longer. Plain facts are their own.
@@ -43,6 +47,14 @@ public interface ClusterFacts {
      * may reboot), or nothing tells (no Machine, no health check, not readable).
      */
     default Optional<String> machineReplacedOnRepair(String node) {
+        return Optional.empty();
+    }
+
+    /**
+     * DCGM's words when the node's last validation failed (its {@link #VALIDATION_LABEL} says {@code failed}); empty when it
+     * passed, none ran, or nothing tells.
+     */
+    default Optional<String> failedValidation(String node) {
         return Optional.empty();
     }
 }

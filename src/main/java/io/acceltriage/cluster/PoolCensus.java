@@ -285,6 +285,17 @@ public final class PoolCensus implements ClusterFacts {
     }
 
     @Override
+    public Optional<String> failedValidation(String node) {
+        Node n = node(node);
+        if (n == null || n.getMetadata().getLabels() == null || !"failed".equals(n.getMetadata().getLabels().get(VALIDATION_LABEL))) {
+            return Optional.empty();
+        }
+        Map<String, String> notes = n.getMetadata().getAnnotations();
+        String words = notes == null ? null : notes.get(VALIDATION_MESSAGE);
+        return Optional.of(words == null || words.isBlank() ? "no diagnostic message recorded" : words);
+    }
+
+    @Override
     public Optional<String> machineReplacedOnRepair(String node) {
         try {
             io.fabric8.kubernetes.api.model.Node n = reads.node(node);

@@ -220,6 +220,7 @@ public final class PolicyEngine {
                 .or(() -> outOfScope(pol, p))
                 .or(() -> optedOut(pol, p))
                 .or(() -> repeatOffender(pol, p, now))
+                .or(() -> failedValidation(p))
                 .or(() -> coolingDown(rule, p, now))
                 .or(() -> overBudget(pol, p, now))
                 .or(() -> tooManyActions(pol, now));
@@ -366,6 +367,18 @@ public final class PolicyEngine {
                             + " at " + a.at()).toList(), pol.remediationsPerNode())));
         }
         return Optional.empty();
+    }
+
+    /**
+     * The issue's "fail: the node stays fenced and a person gets the diagnostic's own words": a node whose last
+     * validation failed is not returned on anyone's word. The replacement a replacing route returns is new hardware
+     * that the old node's diagnostic says nothing about, as with the repeat-offender rules.
+     */
+    private Optional<Verdict> failedValidation(Proposal p) {
+        if (p.kind() != ActionKind.RETURN_NODE || returnsReplacement(p)) return Optional.empty();
+        return cluster.failedValidation(p.target()).map(words -> Verdict.deny("validation", "node " + p.target()
+                + " failed its last validation: " + words + "; it stays fenced until a person has looked (replace or repair it,"
+                + " then validate-node again)"));
     }
 
     /**

@@ -127,6 +127,18 @@ public final class Replay {
                 }
             }
         }
+        if (expect.refused() != null) {
+            for (Map.Entry<String, String> want : expect.refused().entrySet()) {
+                boolean refused = outcome.assessments().stream().flatMap(a -> a.judgements().stream())
+                        .anyMatch(j -> matches(j.proposal().name(), want.getKey()) && j.verdict().decision() == io.acceltriage.policy.Decision.DENY
+                                && String.join("; ", j.verdict().reasons()).contains(want.getValue() == null ? "" : want.getValue()));
+                if (!refused) {
+                    problems.add("not refused" + (want.getValue() == null || want.getValue().isEmpty() ? "" : " with \"" + want.getValue() + "\"")
+                            + ": " + want.getKey());
+                    proposalsRight = false;
+                }
+            }
+        }
         if (expect.escalate() != null && expect.escalate() != outcome.escalates()) {
             problems.add(expect.escalate() ? "did not escalate" : "escalated but must not page");
         }
@@ -144,6 +156,7 @@ public final class Replay {
             if (s.spec().logs() != null) {
                 s.spec().logs().forEach((key, text) -> putLog(server, key, text));
             }
+            if (s.spec().validation() != null) markValidated(server, s.spec().validation());
             server.gate(observer);
             Responder responder = s.spec().history() == null || s.spec().history().isEmpty()
                     ? factory.build(new io.acceltriage.cluster.KubeApi(server.client()), new RecordedMetrics(s.spec().metrics()), policy, agent)
@@ -164,6 +177,13 @@ public final class Replay {
             bySubject.forEach((subject, as) -> assessments.add(fleet.assess(subject, as)));
             return new Outcome(overallFamily(assessments), assessments);
         }
+    }
+
+    /** What validate-node leaves on the node after the scenario's recorded {@code dcgmi diag -j} run. */
+    private static void markValidated(SimulatedApiServer server, Scenario.Validation v) {
+        String json = Json.write(v.diag());
+        Instant at = Instant.now();
+        server.client().nodes().withName(v.node()).edit(n -> io.acceltriage.action.ValidateNode.markedWith(n, json, at).orElse(n));
     }
 
     /** A scenario's {@code history} as the repeat-offender rule counts it: each entry one fatal XID sighting, {@code ago} before {@code now}. */

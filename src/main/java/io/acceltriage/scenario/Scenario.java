@@ -11,10 +11,18 @@ public record Scenario(String apiVersion, String kind, Metadata metadata, Spec s
 
     public record Metadata(String name, String description, Map<String, Object> annotations) {}
 
-    /** {@code history} (optional): fatal XIDs the GPUs had before this incident, as the fault history would hold them. */
+    /**
+     * {@code history} (optional): fatal XIDs the GPUs had before this incident, as the fault history would hold them;
+     * {@code validation} (optional): the last validation of a node, as validate-node left it on the node.
+     */
     public record Spec(Map<String, Object> alert, List<Map<String, Object>> alerts, String ask,
             List<Map<String, Object>> objects, Map<String, String> logs, Metrics metrics, String policy, Expect expect,
-            List<PastFault> history) {
+            List<PastFault> history, Validation validation) {
+
+        public Spec(Map<String, Object> alert, List<Map<String, Object>> alerts, String ask, List<Map<String, Object>> objects,
+                Map<String, String> logs, Metrics metrics, String policy, Expect expect, List<PastFault> history) {
+            this(alert, alerts, ask, objects, logs, metrics, policy, expect, history, null);
+        }
 
         public Spec(Map<String, Object> alert, List<Map<String, Object>> alerts, String ask, List<Map<String, Object>> objects,
                 Map<String, String> logs, Metrics metrics, String policy, Expect expect) {
@@ -28,14 +36,28 @@ public record Scenario(String apiVersion, String kind, Metadata metadata, Spec s
      */
     public record PastFault(String node, String gpu, Integer xid, String ago, String incident) {}
 
+    /**
+     * The last validation of {@code node} before the incident: {@code diag} is what {@code dcgmi diag -j} printed (its JSON
+     * as a mapping); replay marks the node passed or failed with DCGM's words, as validate-node does.
+     */
+    public record Validation(String node, Map<String, Object> diag) {}
+
     public record Metrics(String now, String tenMinutesAgo) {}
 
     /**
      * {@code atCheckpoint} (optional): entries that must be proposed to run at the gang's next checkpoint;
-     * {@code workLost} (optional): per gang ({@code namespace/name}) the GPU-hours a restart now would lose, ±0.1.
+     * {@code workLost} (optional): per gang ({@code namespace/name}) the GPU-hours a restart now would lose, ±0.1;
+     * {@code refused} (optional): entries that must be proposed and denied by the policy, each with words its refusal
+     * (what the person is told) must contain ({@code ""}: any).
      */
     public record Expect(String family, List<String> actions, List<String> forbidden, Boolean escalate, List<String> atCheckpoint,
-            Map<String, Double> workLost) {}
+            Map<String, Double> workLost, Map<String, String> refused) {
+
+        public Expect(String family, List<String> actions, List<String> forbidden, Boolean escalate, List<String> atCheckpoint,
+                Map<String, Double> workLost) {
+            this(family, actions, forbidden, escalate, atCheckpoint, workLost, null);
+        }
+    }
 
     public String name() {
         return metadata.name();

@@ -54,7 +54,7 @@ public final class ScenarioLoader {
             throw new DataFiles.InvalidDataFile(at + ": spec.expect.family: " + e.getMessage());
         }
         for (List<String> entries : new ArrayList<>(java.util.Arrays.asList(spec.expect().actions(), spec.expect().forbidden(),
-                spec.expect().atCheckpoint()))) {
+                spec.expect().atCheckpoint(), spec.expect().refused() == null ? null : new ArrayList<>(spec.expect().refused().keySet())))) {
             if (entries == null) continue;
             for (String entry : entries) {
                 String kind = entry.contains(":") ? entry.substring(0, entry.indexOf(':')) : entry;
@@ -79,6 +79,19 @@ public final class ScenarioLoader {
                 throw new DataFiles.InvalidDataFile(at + ": " + where + ".ago: how long before the incident, e.g. 3h"
                         + (e.getMessage() == null ? "" : ": " + e.getMessage()));
             }
+        }
+        Scenario.Validation v = spec.validation();
+        if (v != null) {
+            require(at, v.node() != null && !v.node().isBlank() && v.diag() != null, "spec.validation: node and diag are required,"
+                    + " e.g. {node: gpu-a-03, diag: <what dcgmi diag -j printed>}");
+            require(at, (spec.objects() == null ? List.<java.util.Map<String, Object>>of() : spec.objects()).stream()
+                    .anyMatch(o -> o != null && "Node".equals(o.get("kind")) && o.get("metadata") instanceof java.util.Map<?, ?> m
+                            && v.node().equals(m.get("name"))),
+                    "spec.validation.node: no Node " + v.node() + " among spec.objects");
+            require(at, io.acceltriage.action.ValidateNode.markedWith(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata()
+                    .withName(v.node()).endMetadata().build(),
+                    io.acceltriage.store.Json.write(v.diag()), java.time.Instant.EPOCH).isPresent(),
+                    "spec.validation.diag: not a dcgmi diag -j result (no \"DCGM Diagnostic\" or \"DCGM GPU Diagnostic\" with test_categories)");
         }
         return s;
     }

@@ -97,6 +97,26 @@ class PoolCensusTest {
     }
 
     @Test
+    void aNodeWhoseLastValidationFailedIsReadWithDcgmsWordsAPassedOneIsNot() {
+        String node = "gpu-a100-04";
+        world.client().nodes().withName(node).edit(n -> new io.fabric8.kubernetes.api.model.NodeBuilder(n).editMetadata()
+                .addToLabels(ClusterFacts.VALIDATION_LABEL, "failed")
+                .addToAnnotations(ClusterFacts.VALIDATION_MESSAGE, "memory (Hardware) failed on GPU 3: Found 4 faulty memory elements on GPU 3")
+                .endMetadata().build());
+        try {
+            assertEquals(java.util.Optional.of("memory (Hardware) failed on GPU 3: Found 4 faulty memory elements on GPU 3"),
+                    census().forOneDecision().failedValidation(node));
+            world.client().nodes().withName(node).edit(n -> new io.fabric8.kubernetes.api.model.NodeBuilder(n).editMetadata()
+                    .addToLabels(ClusterFacts.VALIDATION_LABEL, "passed").endMetadata().build());
+            assertTrue(census().failedValidation(node).isEmpty(), "a passed validation holds nothing");
+            assertTrue(census().failedValidation("gpu-a100-03").isEmpty(), "no validation ran");
+        } finally {
+            world.client().nodes().withName(node).edit(n -> new io.fabric8.kubernetes.api.model.NodeBuilder(n).editMetadata()
+                    .removeFromLabels(ClusterFacts.VALIDATION_LABEL).removeFromAnnotations(ClusterFacts.VALIDATION_MESSAGE).endMetadata().build());
+        }
+    }
+
+    @Test
     void aReadTheApiServerRefusesSurfacesAsClusterUnreadableWithItsReason() {
         // A port nothing listens on: every read fails the way a down API server fails.
         try (KubernetesClient down = new KubernetesClientBuilder().withConfig(new io.fabric8.kubernetes.client.ConfigBuilder()

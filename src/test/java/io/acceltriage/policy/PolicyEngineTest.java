@@ -33,6 +33,11 @@ class PolicyEngineTest {
         Map<String, String> labels = Map.of();
         boolean optedOut;
         String replacedBecause;
+        Map<String, String> failedValidations = Map.of();
+
+        public Optional<String> failedValidation(String node) {
+            return Optional.ofNullable(failedValidations.get(node));
+        }
 
         public Optional<String> machineReplacedOnRepair(String node) {
             return Optional.ofNullable(replacedBecause);
@@ -373,6 +378,23 @@ class PolicyEngineTest {
         assertEquals("repeatOffenders.fatalXidsPerGpu", byModel.rule(), "another proposer's return is the old node's: " + byModel);
         assertEquals(Decision.ALLOW, e.decide(new Proposal(ActionKind.RETURN_NODE, "n2", "", List.of(), "rules"), DEVICE).decision(),
                 "no offender, nothing changes");
+    }
+
+    @Test
+    void aNodeWhoseLastValidationFailedIsNotReturnedAndThePersonGetsDcgmsWords() {
+        String words = "memory (Hardware) failed on GPU 3: A memory mismatch was detected on GPU 3";
+        cluster.failedValidations = Map.of("n1", words);
+        PolicyEngine e = engine(RECOVERY);
+        Verdict v = e.decide(new Proposal(ActionKind.RETURN_NODE, "n1", "return it", List.of(), "rules"), DEVICE);
+        assertEquals(Decision.DENY, v.decision(), v.toString());
+        assertEquals("validation", v.rule());
+        assertTrue(v.reasons().get(0).contains(words), v.reasons().toString());
+        assertEquals(Decision.APPROVE, e.decide(of(ActionKind.REPAIR_NODE, "n1"), DEVICE).decision(), "it may still go to repair");
+        assertEquals(Decision.ALLOW, e.decide(new Proposal(ActionKind.RETURN_NODE, "n2", "", List.of(), "rules"), DEVICE).decision(),
+                "another node's validation says nothing of this one");
+        assertEquals(Decision.ALLOW, engine(RECOVERY + "repair: {protocol: karpenter}\n").decide(
+                new Proposal(ActionKind.RETURN_NODE, "n1", "return its replacement", List.of(), "rules"), DEVICE).decision(),
+                "the replacement a replacing route returns is new hardware");
     }
 
     @Test
