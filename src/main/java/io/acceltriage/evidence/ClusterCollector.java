@@ -143,7 +143,8 @@ final class ClusterCollector {
         if (nodeName != null) early.nodeKnown(nodeName);
         final String theNode = nodeName;
         CompletableFuture<Node> nodeRead = async(() -> theNode == null ? null : reads.node(theNode));
-        CompletableFuture<List<GenericKubernetesResource>> slices = async(() -> theNode == null ? List.of() : resourceSlices());
+        CompletableFuture<List<GenericKubernetesResource>> slices = theNode == null ? CompletableFuture.completedFuture(List.of())
+                : resourceSlices();
         CompletableFuture<List<Pod>> podsOnNode = async(() -> theNode == null ? List.<Pod>of()
                 : reads.podsOn(theNode));
 
@@ -490,7 +491,7 @@ final class ClusterCollector {
             if (p.getSpec().getResourceClaims() != null && !p.getSpec().getResourceClaims().isEmpty()) {
                 if (nodes == null) nodes = reads.nodes();
                 Map<String, List<Map<String, Object>>> byDriver = new HashMap<>();
-                for (GenericKubernetesResource slice : resourceSlices()) {
+                for (GenericKubernetesResource slice : resourceSlices().join()) {
                     Map<String, Object> spec = (Map<String, Object>) slice.getAdditionalProperties().get("spec");
                     if (spec == null || !(spec.get("nodeName") instanceof String) || !(spec.get("driver") instanceof String)) continue;
                     byDriver.computeIfAbsent((String) spec.get("driver"), k -> new ArrayList<>()).add(spec);
@@ -549,16 +550,26 @@ final class ClusterCollector {
         return "nvidia.com/gpu";
     }
 
-    private List<GenericKubernetesResource> resourceSlices() {
-        for (ResourceDefinitionContext version : RESOURCE_SLICES) {
+    /**
+     * The ResourceSlices of every version the server serves, asked at once (one after the other would add a round
+     * trip to every node triage), the newest version's copy kept where two versions serve the same slice. Started
+     * from the collecting thread, never from a read already on the pool, which would wait on its own pool.
+     */
+    private CompletableFuture<List<GenericKubernetesResource>> resourceSlices() {
+        List<CompletableFuture<List<GenericKubernetesResource>>> asked = RESOURCE_SLICES.stream().map(version -> async(() -> {
             try {
-                List<GenericKubernetesResource> slices = client.genericKubernetesResources(version).list().getItems();
-                if (!slices.isEmpty()) return slices;
+                return client.genericKubernetesResources(version).list().getItems();
             } catch (KubernetesClientException e) {
-                // not served in this version (or DRA is not enabled, which is not a gap): try the next
+                return List.<GenericKubernetesResource>of(); // not served in this version, or DRA is off: not a gap
             }
-        }
-        return List.of();
+        })).toList();
+        return CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            Map<String, GenericKubernetesResource> byName = new LinkedHashMap<>();
+            for (CompletableFuture<List<GenericKubernetesResource>> versionSlices : asked) {
+                for (GenericKubernetesResource slice : versionSlices.join()) byName.putIfAbsent(slice.getMetadata().getName(), slice);
+            }
+            return List.copyOf(byName.values());
+        });
     }
 
     @SuppressWarnings("unchecked")

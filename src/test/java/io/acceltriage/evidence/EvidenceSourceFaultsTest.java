@@ -199,7 +199,7 @@ class EvidenceSourceFaultsTest {
                 .addToLimits("nvidia.com/gpu", new Quantity("1")).endResources().endContainer().endSpec().withNewStatus().withPhase("Running")
                 .addNewContainerStatus().withName("main").withReady(false).withRestartCount(3).endContainerStatus().endStatus().endItem()
                 .build()).always();
-        api.expect().get().withPath("/api/v1/namespaces/ml/pods/train-0/log?pretty=false&container=main&tailLines=300&limitBytes=262144")
+        api.expect().get().withPath("/api/v1/namespaces/ml/pods/train-0/log?container=main&tailLines=300&limitBytes=262144")
                 .andReturn(503, "the server is currently unable to handle the request").always();
         healthyCluster();
         EvidenceBundle b = gather(exporter.getAddress().getPort());

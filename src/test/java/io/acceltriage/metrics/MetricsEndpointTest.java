@@ -56,8 +56,19 @@ class MetricsEndpointTest {
         given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"gpu-h100-04\",\"gpu\":5,\"xid\":79}")
                 .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
         awaitTriaged("gpu-h100-04");
-
+        // The cordon runs on the executor's workers, after the decision is stored: its time to mitigate is observed
+        // when it has run, which may be a moment after the triage.
         Response response = scrape();
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (delta(before, ExpositionParser.parse(response.asString()), "acceltriage_mitigation_seconds_count", Map.of("family", "device")) < 1
+                && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            response = scrape();
+        }
         assertTrue(response.contentType().startsWith("text/plain; version=0.0.4"), response.contentType());
         String text = response.asString();
         Map<String, String> types = new LinkedHashMap<>();
