@@ -295,14 +295,15 @@ class Wiring {
     @Produces
     @Singleton
     Executor executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, PolicySource policy,
-            MetricsSource metrics,
+            MetricsSource metrics, ClusterReads reads, io.acceltriage.triage.ResponderFactory responders,
             @ConfigProperty(name = "acceltriage.actions.eviction-timeout", defaultValue = "60s") Duration eviction,
             @ConfigProperty(name = "acceltriage.actions.scale-up-wait", defaultValue = "60s") Duration scaleUp,
             @ConfigProperty(name = "acceltriage.actions.verify-timeout", defaultValue = "60s") Duration verify,
             @ConfigProperty(name = "acceltriage.actions.workers", defaultValue = "4") int workers) {
         if (workers < 1) throw new IllegalArgumentException("acceltriage.actions.workers must be at least 1, not " + workers);
         return new Executor(client, database, audit, leadership, new Timing(eviction, scaleUp, verify, Duration.ofMillis(500)),
-                policy::current, new TelemetryGpus(metrics), NODE_AGENTS.poolLabels(), workers);
+                policy::current, new TelemetryGpus(metrics), NODE_AGENTS.poolLabels(), workers,
+                io.acceltriage.evidence.Checkpoints.reading(reads, metrics, responders.toolsets()));
     }
 
 

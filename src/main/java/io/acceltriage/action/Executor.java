@@ -77,6 +77,13 @@ public final class Executor {
     /** {@code workers}: how many actions (of different incidents) run at once off the triage path, see {@link #runLater}. */
     public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
             Supplier<Policy> policy, GpuDevices gpus, List<String> poolLabels, int workers) {
+        this(client, database, audit, leadership, timing, policy, gpus, poolLabels, workers, null);
+    }
+
+    /** {@code checkpoints}: how a restart's wait reads the gang's last checkpoint (null: the annotation only). */
+    public Executor(KubernetesClient client, Database database, AuditLog audit, Leadership leadership, Timing timing,
+            Supplier<Policy> policy, GpuDevices gpus, List<String> poolLabels, int workers,
+            io.acceltriage.evidence.Checkpoints checkpoints) {
         this.pool = new java.util.concurrent.ThreadPoolExecutor(workers, workers, 60, java.util.concurrent.TimeUnit.SECONDS,
                 new java.util.concurrent.LinkedBlockingQueue<>(QUEUED), r -> {
                     Thread t = new Thread(r, "acceltriage-actions");
@@ -91,7 +98,7 @@ public final class Executor {
         this.leadership = leadership;
         this.steps = new RepairSteps(client, store, policy);
         Supplier<Policy.Taint> taint = () -> policy.get() == null ? null : policy.get().cordonTaint();
-        this.restarts = new RestartGroup(client, timing, policy);
+        this.restarts = new RestartGroup(client, timing, policy, checkpoints);
         for (Mitigation m : List.of(new CordonNode(client, taint, timing), new RestartPod(client, timing),
                 restarts, new DrainNode(client, taint, timing), new ShiftReplicas(client, timing),
                 new RestartNodeAgent(client, timing), new ResetGpu(client, taint, gpus, policy, node -> store.cordonedNodes().containsKey(node), timing),

@@ -38,8 +38,9 @@ import java.util.Optional;
  * topology-aware scheduling) is placed again as one block.
  *
  * <p>A restart proposed for a degraded device ({@link ActionRecord#atCheckpoint()}) first waits for the
- * gang's next checkpoint: the annotation the policy names ({@code checkpoints.annotation}) moving past
- * the time the restart was proposed, or {@code checkpoints.maxWait}, whichever comes first.
+ * gang's next checkpoint: its last checkpoint, read as the evidence reads it (the annotation the policy
+ * names, {@code checkpoints.annotation}, else the tool {@code checkpoints.tool}: seconds since), moving
+ * past the time the restart was proposed, or {@code checkpoints.maxWait}, whichever comes first.
  */
 final class RestartGroup implements Mitigation {
 
@@ -57,35 +58,45 @@ final class RestartGroup implements Mitigation {
     /** Where each member ran before this process restarted the gang, per target: what "in place" is measured against. */
     private final Map<String, Map<String, String>> placedBefore = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** Reads the gang's last checkpoint as the evidence does: the annotation, else the policy's tool. */
+    private final io.acceltriage.evidence.Checkpoints checkpoints;
+
     RestartGroup(KubernetesClient client, Timing timing) {
-        this(client, timing, () -> null);
+        this(client, timing, () -> null, null);
     }
 
-    RestartGroup(KubernetesClient client, Timing timing, java.util.function.Supplier<io.acceltriage.policy.Policy> policy) {
+    /** {@code checkpoints}: null reads the annotation only (no metrics). */
+    RestartGroup(KubernetesClient client, Timing timing, java.util.function.Supplier<io.acceltriage.policy.Policy> policy,
+            io.acceltriage.evidence.Checkpoints checkpoints) {
         this.client = client;
         this.owners = new Owners(client);
         this.timing = timing;
         this.policy = policy;
+        this.checkpoints = checkpoints != null ? checkpoints
+                : io.acceltriage.evidence.Checkpoints.reading(io.acceltriage.cluster.ClusterReads.direct(client), null, null);
     }
 
     /** Whether a restart waits for the gang's next checkpoint, and why it waits or may run. */
     record CheckpointWait(boolean waiting, String why) {}
 
     /**
-     * The wait of a restart proposed at {@code since}: over once the gang's checkpoint annotation names a
-     * time after it, or once the policy's longest wait has passed.
+     * The wait of a restart proposed at {@code since}: over once the gang's last checkpoint, read as the evidence
+     * reads it (the policy's annotation, else its tool), is after it, or once the policy's longest wait has passed.
      */
     CheckpointWait checkpointWait(String target, java.time.Instant since, java.time.Instant now) {
         io.acceltriage.policy.Policy pol = policy.get();
         String key = pol == null ? io.acceltriage.policy.Policy.DEFAULT_CHECKPOINT_ANNOTATION : pol.checkpointAnnotation();
+        String tool = pol == null ? null : pol.checkpointTool();
         java.time.Duration max = pol == null ? java.time.Duration.ofMinutes(30) : pol.checkpointMaxWait();
         Mitigation.Target t = new Mitigation.Target(target, null);
         Optional<Gang> g = t.namespace() == null ? Optional.empty() : gang(t);
         if (g.isEmpty()) return new CheckpointWait(false, target + " is not a gang to wait for");
-        Map<String, String> annotations = g.get().object().getMetadata().getAnnotations();
-        java.time.Instant last = io.acceltriage.evidence.Checkpoints.parse(annotations == null ? null : annotations.get(key));
+        Optional<io.acceltriage.evidence.Checkpoints.Last> read = checkpoints.last(t.namespace(), t.local(), key, tool, now);
+        java.time.Instant last = read.map(io.acceltriage.evidence.Checkpoints.Last::at).orElse(null);
+        String from = read.map(io.acceltriage.evidence.Checkpoints.Last::source)
+                .orElse(key + (tool == null ? "" : " or " + tool));
         if (last != null && last.isAfter(since)) {
-            return new CheckpointWait(false, "checkpointed at " + last + " (" + key + "), after the restart was proposed");
+            return new CheckpointWait(false, "checkpointed at " + last + " (" + from + "), after the restart was proposed");
         }
         java.time.Instant until = since.plus(max);
         if (!now.isBefore(until)) {
@@ -93,7 +104,7 @@ final class RestartGroup implements Mitigation {
                     + max.toMinutes() + " min; restarting anyway" + (last == null ? "" : " (last at " + last + ")"));
         }
         return new CheckpointWait(true, "waiting for checkpoint: " + g.get().kind() + " " + target + " last checkpointed "
-                + (last == null ? "at an unknown time" : "at " + last) + " (" + key + "); it restarts after its next one, at the latest at "
+                + (last == null ? "at an unknown time" : "at " + last) + " (" + from + "); it restarts after its next one, at the latest at "
                 + until);
     }
 

@@ -47,8 +47,8 @@ public final class Checkpoints {
             Owners.Top top = owners.byName(w.namespace(), w.name());
             HasMetadata object = top == null ? null : top.object();
             int gpus = gpusOf(w, owners);
-            Optional<Facts.GangCheckpoint> c = annotated(w, object, where.annotation(), gpus, at)
-                    .or(() -> measured(w, where.tool(), gpus));
+            Optional<Facts.GangCheckpoint> c = annotated(w.namespace(), w.name(), w.kind(), object, where.annotation(), gpus, at)
+                    .or(() -> measured(w.namespace(), w.name(), w.kind(), where.tool(), gpus));
             c.ifPresent(f -> out.add(new Observation(Source.CLUSTER, w.kind() + " " + w.ref() + " last checkpointed "
                     + (f.at() == null ? "" : "at " + f.at() + ", ") + f.secondsSince() + " s before the alert (" + f.source() + "); "
                     + f.gpus() + " GPUs", f)));
@@ -56,26 +56,50 @@ public final class Checkpoints {
         return out;
     }
 
-    private Optional<Facts.GangCheckpoint> annotated(Workload w, HasMetadata object, String key, int gpus, Instant at) {
+    /** One gang's last checkpoint, read as the evidence reads it: when, and where it was read ("annotation k", "tool t"). */
+    public record Last(Instant at, String source) {}
+
+    /** A reader of single gangs' last checkpoints, for the restart that waits for the next one. */
+    public static Checkpoints reading(ClusterReads reads, MetricsSource metrics, Toolsets toolsets) {
+        return new Checkpoints(reads, metrics, toolsets, List.of());
+    }
+
+    /**
+     * The last checkpoint of the gang {@code namespace/name} at {@code now}, read the way {@link #of} reads it: the
+     * annotation {@code annotation} on its top object, else the tool {@code tool} (seconds since, so the time is
+     * {@code now} minus them). Empty when neither answers.
+     */
+    public Optional<Last> last(String namespace, String name, String annotation, String tool, Instant now) {
+        Owners.Top top = new Owners(reads).byName(namespace, name);
+        HasMetadata object = top == null ? null : top.object();
+        String kind = top == null ? null : top.kind();
+        return annotated(namespace, name, kind, object, annotation, 0, now)
+                .or(() -> measured(namespace, name, kind, tool, 0))
+                .map(c -> new Last(c.at() != null ? c.at() : now.minusSeconds(c.secondsSince()), c.source()));
+    }
+
+    private Optional<Facts.GangCheckpoint> annotated(String namespace, String name, String kind, HasMetadata object, String key,
+            int gpus, Instant at) {
         Map<String, String> annotations = object == null ? null : object.getMetadata().getAnnotations();
         String value = annotations == null ? null : annotations.get(key);
         Instant last = parse(value);
         if (last == null) return Optional.empty();
         long since = Math.max(0, Duration.between(last, at).getSeconds());
-        return Optional.of(new Facts.GangCheckpoint(w.namespace(), w.name(), w.kind(), last, since, gpus, "annotation " + key));
+        return Optional.of(new Facts.GangCheckpoint(namespace, name, kind, last, since, gpus, "annotation " + key));
     }
 
-    private Optional<Facts.GangCheckpoint> measured(Workload w, String toolName, int gpus) {
-        if (toolName == null || !(metrics instanceof PrometheusSource prometheus)) return Optional.empty();
+    private Optional<Facts.GangCheckpoint> measured(String namespace, String name, String kind, String toolName, int gpus) {
+        if (toolName == null || toolsets == null || !(metrics instanceof PrometheusSource prometheus)) return Optional.empty();
         Optional<Toolset.Tool> tool = toolsets.all().stream().flatMap(ts -> ts.tools().stream())
                 .filter(t -> t.name().equals(toolName)).findFirst();
         if (tool.isEmpty()) return Optional.empty();
-        String promql = tool.get().query().replaceAll("\\{\\{\\s*namespace\\s*}}", w.namespace());
+        String promql = tool.get().query().replaceAll("\\{\\{\\s*namespace\\s*}}", namespace);
         try {
-            List<Sample> samples = prometheus.query(promql, w.namespace());
+            // Named: the tool's answer is an aggregate without a metric name, which the node reader refuses as malformed.
+            List<Sample> samples = prometheus.queryAt(promql, null, toolName + " for " + namespace);
             if (samples.isEmpty() || Double.isNaN(samples.get(0).value())) return Optional.empty();
             long since = Math.max(0, Math.round(samples.get(0).value()));
-            return Optional.of(new Facts.GangCheckpoint(w.namespace(), w.name(), w.kind(), null, since, gpus, "tool " + toolName));
+            return Optional.of(new Facts.GangCheckpoint(namespace, name, kind, null, since, gpus, "tool " + toolName));
         } catch (MetricsSource.EvidenceUnavailable e) {
             return Optional.empty();
         }
