@@ -57,18 +57,10 @@ class MetricsEndpointTest {
                 .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
         awaitTriaged("gpu-h100-04");
         // The cordon runs on the executor's workers, after the decision is stored: its time to mitigate is observed
-        // when it has run, which may be a moment after the triage.
+        // once it has run. Other tests' actions may finish meanwhile on the same service, so the cordon is found by
+        // its incident and the histogram is read after it.
+        awaitCordonSucceeded("gpu-h100-04");
         Response response = scrape();
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
-        while (delta(before, ExpositionParser.parse(response.asString()), "acceltriage_mitigation_seconds_count", Map.of("family", "device")) < 1
-                && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
-            response = scrape();
-        }
         assertTrue(response.contentType().startsWith("text/plain; version=0.0.4"), response.contentType());
         String text = response.asString();
         Map<String, String> types = new LinkedHashMap<>();
@@ -84,8 +76,8 @@ class MetricsEndpointTest {
         assertEquals(1, delta(before, after, "acceltriage_actions_total", Map.of("kind", "cordon-node", "verdict", "allow")), text);
         assertTrue(delta(before, after, "acceltriage_triage_duration_seconds_count", Map.of()) >= 1, text);
         assertEquals(1, delta(before, after, "acceltriage_decision_latency_seconds_count", Map.of()), text);
-        assertEquals(1, delta(before, after, "acceltriage_mitigation_seconds_count", Map.of("family", "device")),
-                "the cordon ran: the incident's time to mitigate is observed once\n" + text);
+        assertTrue(delta(before, after, "acceltriage_mitigation_seconds_count", Map.of("family", "device")) >= 1,
+                "the cordon ran: the incident's time to mitigate is observed\n" + text);
         assertEquals(0, value(after, "acceltriage_inbox_pending_alerts", Map.of()), "everything filed: " + text);
         assertEquals(0, value(after, "acceltriage_circuit_breaker_tripped", Map.of()), text);
         for (String source : List.of("metrics", "cluster", "logs", "events")) {
@@ -104,6 +96,25 @@ class MetricsEndpointTest {
     private static double value(List<Sample> samples, String name, Map<String, String> labels) {
         return samples.stream().filter(s -> s.name().equals(name) && s.labels().entrySet().containsAll(labels.entrySet()))
                 .mapToDouble(Sample::value).findFirst().orElse(Double.NaN);
+    }
+
+    private static void awaitCordonSucceeded(String node) {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        while (Instant.now().isBefore(deadline)) {
+            for (String id : given().queryParam("node", node).get("/api/v1/incidents").then().statusCode(200).extract().jsonPath()
+                    .<String>getList("items.id")) {
+                List<String> statuses = given().get("/api/v1/incidents/" + id).then().statusCode(200).extract().jsonPath()
+                        .getList("actions.findAll { it.kind == 'cordon-node' && it.target == '" + node + "' }.status");
+                if (statuses.contains("SUCCEEDED")) return;
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        fail("no cordon of " + node + " succeeded within 30 s");
     }
 
     private static void awaitTriaged(String node) {
