@@ -262,8 +262,8 @@ public final class Executor {
             return record;
         }
         RepairSteps.State step = steps.of(record);
-        if (step.readiness() == RepairSteps.Readiness.WAITING) {
-            return record; // the leader's loop runs it once the step before it completes
+        if (step.readiness() == RepairSteps.Readiness.WAITING || firstResponsePending(record).isPresent()) {
+            return record; // the leader's loop runs it once the step (or the first response) before it completes
         }
         if (step.readiness() == RepairSteps.Readiness.NEVER) {
             return database.transaction(tx -> {
@@ -568,7 +568,36 @@ public final class Executor {
     /** Why an action waits for the step before it; empty when it need not. */
     Optional<String> waitsFor(ActionRecord r) {
         RepairSteps.State step = steps.of(r);
-        return step.readiness() == RepairSteps.Readiness.WAITING ? Optional.of(step.why()) : Optional.empty();
+        return step.readiness() == RepairSteps.Readiness.WAITING ? Optional.of(step.why()) : firstResponsePending(r);
+    }
+
+    /**
+     * A person's action runs after the incident's allowed first response (its cordon, its gang's restart) that this
+     * process is carrying out right now: those run on the executor's workers after the decision, and a GPU reset
+     * approved meanwhile would find the gang's member still on the GPU. The leader's loop runs it once they are done.
+     */
+    private Optional<String> firstResponsePending(ActionRecord r) {
+        if (r.decision() == Decision.ALLOW) return Optional.empty();
+        return store.ofIncident(r.incidentId()).stream()
+                .filter(o -> !o.id().equals(r.id()) && o.decision() == Decision.ALLOW && o.status() == ActionStatus.PLANNED
+                        && running.contains(o.id()))
+                .findFirst().map(o -> o.kind().wireName() + " " + o.target() + " of the same incident runs first");
+    }
+
+    /**
+     * Waits, at most {@code max}, for the first response {@link #firstResponsePending} names: an approval is carried
+     * out in the approving request, as before actions left the triage path, once what must go first has run.
+     */
+    void awaitFirstResponse(ActionRecord r, java.time.Duration max) {
+        long until = System.nanoTime() + max.toNanos();
+        while (firstResponsePending(r).isPresent() && System.nanoTime() < until) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     public boolean leads() {

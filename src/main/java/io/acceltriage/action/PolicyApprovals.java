@@ -54,6 +54,9 @@ public final class PolicyApprovals implements Approvals {
         return r;
     }
 
+    /** How long an approving request waits for the incident's first response before leaving the action to the loop. */
+    private static final java.time.Duration FIRST_RESPONSE_WAIT = java.time.Duration.ofSeconds(60);
+
     private Result approveOnce(String actionId, String approver) {
         Optional<Result> refused = screen(actionId, approver, "approve");
         if (refused.isPresent()) return refused.get();
@@ -63,6 +66,8 @@ public final class PolicyApprovals implements Approvals {
             return new Result(false, actionId, r.status(), "the circuit breaker is tripped (" + trip.get().reason()
                     + "); reset it first (POST /api/v1/breaker/reset), then approve again");
         }
+        // The incident's first response still running on the executor's workers goes first (bounded: then the loop runs it).
+        executor.awaitFirstResponse(r, FIRST_RESPONSE_WAIT);
         // A later step of a repair approved early is kept: its preconditions are checked when it runs.
         Optional<String> waiting = executor.waitsFor(r);
         Optional<String> unmet = waiting.isPresent() ? Optional.empty() : executor.unmet(r);
