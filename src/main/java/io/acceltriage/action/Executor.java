@@ -589,8 +589,12 @@ public final class Executor {
      * out in the approving request, as before actions left the triage path, once what must go first has run.
      */
     void awaitFirstResponse(ActionRecord r, java.time.Duration max) {
+        if (r.decision() == Decision.ALLOW) return;
+        // The incident's rows are read once: what is in flight is this process's own memory, watched without the store.
+        List<String> inFlight = store.ofIncident(r.incidentId()).stream()
+                .filter(o -> o.decision() == Decision.ALLOW && o.status() == ActionStatus.PLANNED).map(ActionRecord::id).toList();
         long until = System.nanoTime() + max.toNanos();
-        while (firstResponsePending(r).isPresent() && System.nanoTime() < until) {
+        while (inFlight.stream().anyMatch(running::contains) && System.nanoTime() < until) {
             try {
                 Thread.sleep(100);
             } catch (InterruptedException e) {

@@ -30,7 +30,7 @@ import java.util.Set;
  */
 public final class RulesPlanner {
 
-    public static final String BY = "rules";
+    public static final String BY = io.acceltriage.policy.Proposal.BY_RULES;
 
     /** Log signatures that mean the node cannot run accelerator work until a person fixes it. */
     private static final Set<String> NODE_CANNOT_SERVE = Set.of("nvml-mismatch", "cuda-driver-insufficient",

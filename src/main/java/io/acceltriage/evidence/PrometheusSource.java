@@ -63,8 +63,13 @@ public final class PrometheusSource implements MetricsSource {
 
     /** Every series of the node, whichever label names it (`or` keeps one copy of a series matched twice). */
     static String seriesOf(String node, String offset) {
-        return "{Hostname=\"" + node + "\"}" + offset + " or {hostname=\"" + node + "\"}" + offset
-                + " or {node=\"" + node + "\"}" + offset;
+        return seriesOf("", node, offset);
+    }
+
+    /** The node's series of {@code metric} (every metric when empty), whichever label names the node. */
+    private static String seriesOf(String metric, String node, String offset) {
+        return metric + "{Hostname=\"" + node + "\"}" + offset + " or " + metric + "{hostname=\"" + node + "\"}" + offset
+                + " or " + metric + "{node=\"" + node + "\"}" + offset;
     }
 
     /** From configuration; a missing or malformed URL fails the start, naming the key. */
@@ -244,9 +249,7 @@ public final class PrometheusSource implements MetricsSource {
             throw new IllegalArgumentException("cannot ask Prometheus for the history of \"" + abbreviate(metric) + "\" on \""
                     + abbreviate(node) + "\": not a metric name and a node name");
         }
-        String promql = metric + "{Hostname=\"" + node + "\"} or " + metric + "{hostname=\"" + node + "\"} or " + metric
-                + "{node=\"" + node + "\"}";
-        return queryRange(promql, from, to, step, metric + " of node " + node);
+        return queryRange(seriesOf(metric, node, ""), from, to, step, metric + " of node " + node);
     }
 
     /**

@@ -415,11 +415,11 @@ public final class PolicyEngine {
      * A return-node the rules planned behind this node's repair route when that route replaces it: what it returns is
      * the replacement ({@code RepairSteps.target}: it runs only after replace-node succeeded, on the node that joined in
      * the old one's place), new hardware the old node's history says nothing about. The rules planner always pairs its
-     * return-node with the route's hand-over ({@code RulesPlanner.BY} is "rules"; the policy package cannot name it);
+     * return-node with the route's hand-over ({@link Proposal#BY_RULES});
      * a return another proposer asks for is judged on the old node's history as before.
      */
     private boolean returnsReplacement(Proposal p) {
-        return p.kind() == ActionKind.RETURN_NODE && "rules".equals(p.proposedBy()) && policy.get() != null
+        return p.kind() == ActionKind.RETURN_NODE && Proposal.BY_RULES.equals(p.proposedBy()) && policy.get() != null
                 && repairRoute(p.target(), null).replace();
     }
 

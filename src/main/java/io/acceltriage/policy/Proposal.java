@@ -11,6 +11,9 @@ import java.util.List;
 public record Proposal(ActionKind kind, String target, String reason, List<String> evidenceIds, String proposedBy,
         boolean atCheckpoint) {
 
+    /** {@link #proposedBy} of the deterministic rules planner's proposals (the policy trusts their pairing of steps). */
+    public static final String BY_RULES = "rules";
+
     public Proposal(ActionKind kind, String target, String reason, List<String> evidenceIds, String proposedBy) {
         this(kind, target, reason, evidenceIds, proposedBy, false);
     }

@@ -99,32 +99,25 @@ class MetricsEndpointTest {
     }
 
     private static void awaitCordonSucceeded(String node) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        while (Instant.now().isBefore(deadline)) {
-            for (String id : given().queryParam("node", node).get("/api/v1/incidents").then().statusCode(200).extract().jsonPath()
-                    .<String>getList("items.id")) {
-                List<String> statuses = given().get("/api/v1/incidents/" + id).then().statusCode(200).extract().jsonPath()
-                        .getList("actions.findAll { it.kind == 'cordon-node' && it.target == '" + node + "' }.status");
-                if (statuses.contains("SUCCEEDED")) return;
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        fail("no cordon of " + node + " succeeded within 30 s");
+        await("a succeeded cordon of " + node, () -> given().queryParam("node", node).get("/api/v1/incidents").then().statusCode(200)
+                .extract().jsonPath().<String>getList("items.id").stream()
+                .anyMatch(id -> given().get("/api/v1/incidents/" + id).then().statusCode(200).extract().jsonPath()
+                        .getList("actions.findAll { it.kind == 'cordon-node' && it.target == '" + node + "' }.status")
+                        .contains("SUCCEEDED")));
     }
 
     private static void awaitTriaged(String node) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        while (Instant.now().isBefore(deadline)) {
+        await("a triaged incident for " + node, () -> {
             List<String> states = given().queryParam("node", node).get("/api/v1/incidents").then().statusCode(200)
                     .extract().jsonPath().getList("items.state");
-            if (!states.isEmpty() && !"triaging".equals(states.get(0))) {
-                return;
-            }
+            return !states.isEmpty() && !"triaging".equals(states.get(0));
+        });
+    }
+
+    private static void await(String what, java.util.function.BooleanSupplier done) {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        while (Instant.now().isBefore(deadline)) {
+            if (done.getAsBoolean()) return;
             try {
                 Thread.sleep(200);
             } catch (InterruptedException e) {
@@ -132,6 +125,6 @@ class MetricsEndpointTest {
                 return;
             }
         }
-        fail("no triaged incident for " + node + " within 30 s");
+        fail("no " + what + " within 30 s");
     }
 }
