@@ -34,6 +34,13 @@ public class Database {
      * in well under a second, so 5 s is only ever reached when the store is really unavailable.
      */
     static final Duration RUNTIME_WAIT = Duration.ofSeconds(5);
+    /**
+     * How long one attempt to open a PostgreSQL connection may take. Well under {@link #RUNTIME_WAIT}: the pool
+     * opens connections one at a time and retries a failed attempt once, so an attempt that hangs (a connection
+     * made during a partition that never answers) must fail early enough for the retry, and for the callers
+     * queued behind it, to get a connection within their wait. A login on a reachable server takes milliseconds.
+     */
+    static final Duration CONNECT_WAIT = Duration.ofSeconds(2);
 
     private final AgroalDataSource pool;
     private final String url;
@@ -68,8 +75,8 @@ public class Database {
                                     if (postgres) {
                                         // A server that accepts TCP but never answers (a partition, a hung host) must not
                                         // hold a connection attempt for ever; a URL that sets these wins.
-                                        cf.jdbcProperty("connectTimeout", Long.toString(RUNTIME_WAIT.toSeconds()))
-                                                .jdbcProperty("loginTimeout", Long.toString(RUNTIME_WAIT.toSeconds()));
+                                        cf.jdbcProperty("connectTimeout", Long.toString(CONNECT_WAIT.toSeconds()))
+                                                .jdbcProperty("loginTimeout", Long.toString(CONNECT_WAIT.toSeconds()));
                                     }
                                     return cf;
                                 });

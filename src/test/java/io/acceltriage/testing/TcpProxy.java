@@ -54,7 +54,7 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     /** The server goes away: open connections are cut mid-stream, new ones are closed as soon as they connect. */
-    public void cut() {
+    public synchronized void cut() {
         down = true;
         for (Socket s : open) {
             closeQuietly(s);
@@ -63,13 +63,13 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     /** New connections are accepted and then nothing: no bytes, no close. Open ones are cut as by {@link #cut}. */
-    public void blackhole() {
+    public synchronized void blackhole() {
         blackhole = true;
         cut();
     }
 
     /** The server is back: new connections are forwarded again (cut ones stay cut, as after a real outage). */
-    public void restore() {
+    public synchronized void restore() {
         down = false;
         blackhole = false;
         for (Socket s : silent) {
@@ -97,15 +97,19 @@ public final class TcpProxy implements AutoCloseable {
                 if (closed) return;
                 continue;
             }
-            if (blackhole) {
-                refused.incrementAndGet();
-                silent.add(client);
-                continue;
-            }
-            if (down) {
-                refused.incrementAndGet();
-                closeQuietly(client);
-                continue;
+            // Decided and registered under the lock cut/blackhole/restore take: a connection accepted while the
+            // state changes must not outlive a cut, nor stay silent after a restore.
+            synchronized (this) {
+                if (blackhole) {
+                    refused.incrementAndGet();
+                    silent.add(client);
+                    continue;
+                }
+                if (down) {
+                    refused.incrementAndGet();
+                    closeQuietly(client);
+                    continue;
+                }
             }
             Socket upstream = new Socket();
             try {
@@ -115,9 +119,17 @@ public final class TcpProxy implements AutoCloseable {
                 closeQuietly(upstream);
                 continue;
             }
-            accepted.incrementAndGet();
-            open.add(client);
-            open.add(upstream);
+            synchronized (this) {
+                if (down) { // cut while this one connected upstream
+                    refused.incrementAndGet();
+                    closeQuietly(client);
+                    closeQuietly(upstream);
+                    continue;
+                }
+                accepted.incrementAndGet();
+                open.add(client);
+                open.add(upstream);
+            }
             pump(client, upstream);
             pump(upstream, client);
         }
