@@ -167,7 +167,8 @@ class DatabaseOutageIT {
         for (String batch : refused) {
             Delivery d = deliver(batch);
             for (int attempt = 1; d.code != 200 && attempt < 4; attempt++) {
-                refusedAgain.add(d.code + " " + d.body);
+                refusedAgain.add(d.code + " " + service.logTail().lines().filter(l -> l.contains("webhook answered 503"))
+                        .reduce((first, last) -> last).orElse(d.body)); // the service's own reason
                 ServerProcess.sleep(1_000);
                 d = deliver(batch);
             }
