@@ -65,6 +65,10 @@ public final class PolicyEngine {
         return facts == cluster ? this : new PolicyEngine(policy, facts, history, breaker, clock, faults);
     }
 
+    /** The kinds that may wait for a gang's next checkpoint ({@link Proposal#atCheckpoint()}); others ignore the flag. */
+    private static final java.util.Set<ActionKind> AT_CHECKPOINT = java.util.EnumSet.of(ActionKind.CORDON_NODE,
+            ActionKind.RESTART_GROUP, ActionKind.DRAIN_NODE);
+
     public Verdict decide(Proposal p, PolicyContext ctx) {
         Policy pol = policy.get();
         Instant now = clock.instant();
@@ -78,14 +82,16 @@ public final class PolicyEngine {
         }
         // A degraded device works: nothing is taken off it on its own. Taking a training gang off it at the
         // gang's next checkpoint (fence the node, restart the gang once it has saved) is offered to a person,
-        // whatever the low confidence degradation carries; every other limit still applies.
-        boolean atCheckpoint = ctx.degradation() && p.atCheckpoint()
-                && (p.kind() == ActionKind.RESTART_GROUP || p.kind() == ActionKind.CORDON_NODE);
-        String familyProblem = atCheckpoint ? null : familyProblem(p.kind(), ctx);
+        // whatever the low confidence degradation carries; every other limit still applies. A device due for
+        // replacement is emptied for the swap at that checkpoint (restart the gang, drain the node): a person
+        // approves that too, at the confidence the rules ask for and within the windows and freezes.
+        boolean atCheckpoint = p.atCheckpoint() && AT_CHECKPOINT.contains(p.kind());
+        boolean degradedAtCheckpoint = atCheckpoint && ctx.degradation();
+        String familyProblem = degradedAtCheckpoint ? null : familyProblem(p.kind(), ctx);
         if (familyProblem != null) {
             return Verdict.deny("family", familyProblem);
         }
-        double min = atCheckpoint ? 0 : rule.minConfidence() == null ? 0.8 : rule.minConfidence();
+        double min = degradedAtCheckpoint ? 0 : rule.minConfidence() == null ? 0.8 : rule.minConfidence();
         if (ctx.confidence() < min) {
             return Verdict.deny("actions." + name + ".minConfidence", String.format(
                     "confidence %.2f is below the %.2f the policy requires for %s", ctx.confidence(), min, name));
@@ -94,7 +100,8 @@ public final class PolicyEngine {
             Verdict v = judge(pol, rule, p, ctx, now, min, name);
             if (atCheckpoint && v.decision() == Decision.ALLOW) {
                 List<String> reasons = new ArrayList<>(v.reasons());
-                reasons.add(0, "the device is degraded, not failed: a person approves taking the gang off it at its next checkpoint"
+                reasons.add(0, (ctx.degradation() ? "the device is degraded, not failed: a person approves taking the gang off it"
+                        : "the device still works until it is replaced: a person approves emptying it") + " at the gang's next checkpoint"
                         + " (waits at most " + Durations.format(pol.checkpointMaxWait()) + ")");
                 return new Verdict(Decision.APPROVE, "checkpoints", reasons, v.dryRun());
             }
