@@ -263,21 +263,23 @@ public final class Executor {
         if (!leadership.isLeader()) {
             return record;
         }
+        // The checkpoint first: a drain at a checkpoint says it waits for the gang's, then for the gang's restart.
+        Optional<ActionRecord> held = heldForCheckpoint(record);
+        if (held.isPresent()) {
+            return held.get();
+        }
         RepairSteps.State step = steps.of(record);
         if (step.readiness() == RepairSteps.Readiness.WAITING || firstResponsePending(record).isPresent()) {
             return record; // the leader's loop runs it once the step (or the first response) before it completes
         }
         if (step.readiness() == RepairSteps.Readiness.NEVER) {
+            released.remove(record.id());
             return database.transaction(tx -> {
                 ActionRecord skipped = store.update(tx, record, ActionStatus.SKIPPED, record.detail() + "; not run: " + step.why());
                 audit.append(tx, record.incidentId(), AuditKind.ACTION_FAILED, Actors.AGENT, payload(skipped, Outcome.failed("not run: "
                         + step.why(), false)));
                 return skipped;
             });
-        }
-        Optional<ActionRecord> held = heldForCheckpoint(record);
-        if (held.isPresent()) {
-            return held.get();
         }
         Mitigation m = mitigations.get(record.kind());
         Mitigation.Target target = steps.target(record);
@@ -341,7 +343,7 @@ public final class Executor {
             return Optional.of(record);
         }
         toldWaiting.remove(record.id());
-        released.put(record.id(), wait.why());
+        released.putIfAbsent(record.id(), wait.why()); // the first release says why: the checkpoint, not what is left after
         return Optional.empty();
     }
 

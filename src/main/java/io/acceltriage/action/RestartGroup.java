@@ -135,7 +135,7 @@ final class RestartGroup implements Mitigation {
             else unsaved.add(ref + " last checkpointed at " + read.get().at() + " (" + read.get().source() + ")");
         }
         if (unsaved.isEmpty()) {
-            return new CheckpointWait(false, saved.isEmpty() ? "no gang on " + node + " reports a checkpoint to wait for"
+            return new CheckpointWait(false, saved.isEmpty() ? "no gang that reports checkpoints has a member on " + node + " now"
                     : String.join("; ", saved) + ", after the drain was proposed");
         }
         java.time.Instant until = since.plus(max);

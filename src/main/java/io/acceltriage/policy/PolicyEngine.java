@@ -98,12 +98,12 @@ public final class PolicyEngine {
         }
         try {
             Verdict v = judge(pol, rule, p, ctx, now, min, name);
-            if (atCheckpoint && v.decision() == Decision.ALLOW) {
+            if (atCheckpoint && v.decision() != Decision.DENY) {
                 List<String> reasons = new ArrayList<>(v.reasons());
                 reasons.add(0, (ctx.degradation() ? "the device is degraded, not failed: a person approves taking the gang off it"
                         : "the device still works until it is replaced: a person approves emptying it") + " at the gang's next checkpoint"
                         + " (waits at most " + Durations.format(pol.checkpointMaxWait()) + ")");
-                return new Verdict(Decision.APPROVE, "checkpoints", reasons, v.dryRun());
+                return new Verdict(Decision.APPROVE, v.decision() == Decision.ALLOW ? "checkpoints" : v.rule(), reasons, v.dryRun());
             }
             return v;
         } catch (ClusterUnreadable unreadable) {
@@ -513,6 +513,12 @@ public final class PolicyEngine {
                 Optional<Verdict> pool = poolCap(pol, p, reasons);
                 if (pool.isPresent() || p.kind() != ActionKind.DRAIN_NODE) return pool;
                 for (WorkloadFacts w : cluster.workloadsOnNode(p.target())) {
+                    if (w.gang() && pol.wholeGangsOnly() && p.atCheckpoint() && Proposal.BY_RULES.equals(p.proposedBy())) {
+                        // The rules pair a drain at a checkpoint with the whole restart of each checkpointing gang on the
+                        // node, and the executor runs the drain only after those restarts: it never stops part of a gang.
+                        reasons.add("the drain runs after " + w.ref() + " restarts whole (proposed with it)");
+                        continue;
+                    }
                     if (w.gang() && pol.wholeGangsOnly()) {
                         return Optional.of(Verdict.deny("limits.wholeGangsOnly", "draining " + p.target() + " would stop part of gang "
                                 + w.ref() + " (" + w.kind() + "); restart the whole group instead"));
