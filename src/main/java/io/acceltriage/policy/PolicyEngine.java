@@ -86,7 +86,8 @@ public final class PolicyEngine {
         // replacement is emptied for the swap at that checkpoint (restart the gang, drain the node): a person
         // approves that too, at the confidence the rules ask for and within the windows and freezes.
         boolean atCheckpoint = p.atCheckpoint() && AT_CHECKPOINT.contains(p.kind());
-        boolean degradedAtCheckpoint = atCheckpoint && ctx.degradation();
+        // A degraded device is never drained (it is not to be replaced yet): only its gang is moved.
+        boolean degradedAtCheckpoint = atCheckpoint && ctx.degradation() && p.kind() != ActionKind.DRAIN_NODE;
         String familyProblem = degradedAtCheckpoint ? null : familyProblem(p.kind(), ctx);
         if (familyProblem != null) {
             return Verdict.deny("family", familyProblem);
@@ -100,9 +101,9 @@ public final class PolicyEngine {
             Verdict v = judge(pol, rule, p, ctx, now, min, name);
             if (atCheckpoint && v.decision() != Decision.DENY) {
                 List<String> reasons = new ArrayList<>(v.reasons());
-                reasons.add(0, (ctx.degradation() ? "the device is degraded, not failed: a person approves taking the gang off it"
-                        : "the device still works until it is replaced: a person approves emptying it") + " at the gang's next checkpoint"
-                        + " (waits at most " + Durations.format(pol.checkpointMaxWait()) + ")");
+                reasons.add(0, (ctx.degradation() ? "the device is degraded, not failed: a person approves taking the gang off it at its"
+                        + " next checkpoint" : "the device still works until it is replaced: a person approves emptying it at the next"
+                        + " checkpoint of the gang on it") + " (waits at most " + Durations.format(pol.checkpointMaxWait()) + ")");
                 return new Verdict(Decision.APPROVE, v.decision() == Decision.ALLOW ? "checkpoints" : v.rule(), reasons, v.dryRun());
             }
             return v;

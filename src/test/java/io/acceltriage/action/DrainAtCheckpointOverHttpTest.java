@@ -49,7 +49,7 @@ class DrainAtCheckpointOverHttpTest {
             String incident = (String) drain.get("incident");
             JsonPath view = given().get("/api/v1/incidents/" + incident).then().statusCode(200).extract().jsonPath();
             assertEquals(true, view.getBoolean("assessment.workLost[0].atCheckpoint"), view.prettify());
-            assertTrue(String.valueOf(drain.get("detail")).contains("at the gang's next checkpoint"), drain.toString());
+            assertTrue(String.valueOf(drain.get("detail")).contains("at the next checkpoint of the gang on it"), drain.toString());
 
             approve(restart);
             JsonPath approved = approve(drain);
