@@ -47,6 +47,8 @@ public final class Executor {
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final RepairSteps steps;
     private final RestartGroup restarts;
+    /** The kinds stored with, and held for, {@link io.acceltriage.policy.Proposal#atCheckpoint()}. */
+    private static final Set<ActionKind> WAITS_FOR_CHECKPOINT = java.util.EnumSet.of(ActionKind.RESTART_GROUP, ActionKind.DRAIN_NODE);
     /** Restarts this process already audited as waiting for a checkpoint: the audit says it once, not every tick. */
     private final Set<String> toldWaiting = ConcurrentHashMap.newKeySet();
     /** Why a restart that waited for a checkpoint may run now, said in its outcome. */
@@ -125,7 +127,7 @@ public final class Executor {
                 : verdict.decision() == Decision.DENY ? ActionStatus.SKIPPED : ActionStatus.PLANNED;
         ActionRecord created = store.insert(tx, key, incidentId, proposal.kind(), proposal.target(), verdict.decision(), initial,
                 verdict.dryRun(), String.join("; ", verdict.reasons()), null,
-                proposal.atCheckpoint() && proposal.kind() == ActionKind.RESTART_GROUP);
+                proposal.atCheckpoint() && WAITS_FOR_CHECKPOINT.contains(proposal.kind()));
         if (initial == ActionStatus.PLANNED) {
             audit.append(tx, incidentId, AuditKind.ACTION_STARTED, Actors.AGENT, payload(created, null));
             running.add(created.id());
@@ -223,7 +225,7 @@ public final class Executor {
             }
             created[0] = store.insert(tx, key, incidentId, proposal.kind(), proposal.target(), verdict.decision(), initial,
                     verdict.dryRun(), String.join("; ", verdict.reasons()), uid,
-                    proposal.atCheckpoint() && proposal.kind() == ActionKind.RESTART_GROUP);
+                    proposal.atCheckpoint() && WAITS_FOR_CHECKPOINT.contains(proposal.kind()));
             if (initial == ActionStatus.PLANNED) {
                 audit.append(tx, incidentId, AuditKind.ACTION_STARTED, Actors.AGENT, payload(created[0], null));
                 // Claimed before commit: the resume loop can never pick up a row the worker is about to run.
@@ -261,21 +263,23 @@ public final class Executor {
         if (!leadership.isLeader()) {
             return record;
         }
+        // The checkpoint first: a drain at a checkpoint says it waits for the gang's, then for the gang's restart.
+        Optional<ActionRecord> held = heldForCheckpoint(record);
+        if (held.isPresent()) {
+            return held.get();
+        }
         RepairSteps.State step = steps.of(record);
         if (step.readiness() == RepairSteps.Readiness.WAITING || firstResponsePending(record).isPresent()) {
             return record; // the leader's loop runs it once the step (or the first response) before it completes
         }
         if (step.readiness() == RepairSteps.Readiness.NEVER) {
+            released.remove(record.id());
             return database.transaction(tx -> {
                 ActionRecord skipped = store.update(tx, record, ActionStatus.SKIPPED, record.detail() + "; not run: " + step.why());
                 audit.append(tx, record.incidentId(), AuditKind.ACTION_FAILED, Actors.AGENT, payload(skipped, Outcome.failed("not run: "
                         + step.why(), false)));
                 return skipped;
             });
-        }
-        Optional<ActionRecord> held = heldForCheckpoint(record);
-        if (held.isPresent()) {
-            return held.get();
         }
         Mitigation m = mitigations.get(record.kind());
         Mitigation.Target target = steps.target(record);
@@ -309,16 +313,19 @@ public final class Executor {
     }
 
     /**
-     * A gang restart proposed for a degraded device waits for the gang's next checkpoint (at most the policy's
-     * {@code checkpoints.maxWait}): while it waits the row stays PLANNED, the leader's loop asks again every few
-     * seconds, and the wait is audited once ("waiting for checkpoint"). Empty when it may run now; then why it may
-     * is added to its detail.
+     * A gang restart proposed for a degraded device waits for the gang's next checkpoint, and a drain proposed to empty
+     * a node for a device's replacement for the next checkpoint of every gang with a member on the node (each at most
+     * the policy's {@code checkpoints.maxWait}): while it waits the row stays PLANNED, the leader's loop asks again
+     * every few seconds, and the wait is audited once ("waiting for checkpoint"). Empty when it may run now; then why
+     * it may (the checkpoint, or the longest wait passed) is added to its detail.
      */
     private Optional<ActionRecord> heldForCheckpoint(ActionRecord record) {
-        if (!record.atCheckpoint() || record.kind() != ActionKind.RESTART_GROUP) return Optional.empty();
+        if (!record.atCheckpoint() || !WAITS_FOR_CHECKPOINT.contains(record.kind())) return Optional.empty();
         RestartGroup.CheckpointWait wait;
         try {
-            wait = restarts.checkpointWait(record.target(), record.createdAt(), java.time.Instant.now());
+            wait = record.kind() == ActionKind.DRAIN_NODE
+                    ? restarts.nodeCheckpointWait(record.target(), record.createdAt(), java.time.Instant.now())
+                    : restarts.checkpointWait(record.target(), record.createdAt(), java.time.Instant.now());
         } catch (KubernetesClientException e) {
             LOG.warnf("could not read the checkpoint of %s: %s; asked again at the next tick", record.target(), apiFailure(e));
             return Optional.of(record);
@@ -336,7 +343,7 @@ public final class Executor {
             return Optional.of(record);
         }
         toldWaiting.remove(record.id());
-        released.put(record.id(), wait.why());
+        released.putIfAbsent(record.id(), wait.why()); // the first release says why: the checkpoint, not what is left after
         return Optional.empty();
     }
 

@@ -43,6 +43,7 @@ final class RepairSteps {
     }
 
     State of(ActionRecord r) {
+        if (r.kind() == ActionKind.DRAIN_NODE && r.atCheckpoint()) return afterGangRestarts(r);
         if (!follows(r.kind())) return FREE;
         List<ActionRecord> incident = store.ofIncident(r.incidentId());
         Optional<ActionRecord> before = (r.kind() == ActionKind.RETURN_NODE ? step(incident, ActionKind.VALIDATE_NODE, r) : Optional.<ActionRecord>empty())
@@ -65,6 +66,30 @@ final class RepairSteps {
             default:
                 return new State(Readiness.NEVER, it + " is " + b.status().name().toLowerCase() + ", so this step does not run");
         }
+    }
+
+    /**
+     * A drain at a checkpoint comes with the whole restart of each checkpointing gang on the node (same incident,
+     * at the same checkpoint): it runs after them, so it never evicts part of a gang, and not at all when a restart
+     * was rejected or failed (emptying the node would then stop part of that gang: a person drains it). Its approval
+     * is asked for at once, with the restarts'; it is not a later step whose approval window waits.
+     */
+    private State afterGangRestarts(ActionRecord drain) {
+        for (ActionRecord b : store.ofIncident(drain.incidentId())) {
+            if (b.kind() != ActionKind.RESTART_GROUP || !b.atCheckpoint()) continue;
+            String it = b.kind().wireName() + " " + b.target();
+            switch (b.status()) {
+                case SUCCEEDED, DRY_RUN -> { }
+                case PLANNED, AWAITING_APPROVAL -> {
+                    return new State(Readiness.WAITING, it + " has not run yet: the node is drained once the gang restarted whole");
+                }
+                default -> {
+                    return new State(Readiness.NEVER, it + " is " + b.status().name().toLowerCase()
+                            + ", so the drain would stop part of that gang: a person drains the node");
+                }
+            }
+        }
+        return FREE;
     }
 
     /** The hand-over to repair this step follows: a reboot or a replacement of the same node. */

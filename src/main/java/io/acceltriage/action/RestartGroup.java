@@ -108,6 +108,45 @@ final class RestartGroup implements Mitigation {
                 + until);
     }
 
+    /**
+     * The wait of a drain of {@code node} proposed at {@code since} to empty it at the next checkpoint: over once every
+     * gang with a live member on the node (its top owner, by the one owner walk) that reports its checkpoints has
+     * checkpointed after {@code since}, or once the policy's longest wait has passed. A gang that reports none is not
+     * waited for (nothing would ever end the wait); the gang's own restart, proposed with the drain, moves it whole.
+     */
+    CheckpointWait nodeCheckpointWait(String node, java.time.Instant since, java.time.Instant now) {
+        io.acceltriage.policy.Policy pol = policy.get();
+        String key = pol == null ? io.acceltriage.policy.Policy.DEFAULT_CHECKPOINT_ANNOTATION : pol.checkpointAnnotation();
+        String tool = pol == null ? null : pol.checkpointTool();
+        java.time.Duration max = pol == null ? java.time.Duration.ofMinutes(30) : pol.checkpointMaxWait();
+        Map<String, Owners.Top> gangs = new java.util.TreeMap<>();
+        for (Pod p : Pods.onNode(client, node)) {
+            if (p.getMetadata().getDeletionTimestamp() != null || Pods.ownedByDaemonSet(p) || Pods.mirror(p)) continue;
+            Owners.Top top = owners.topOf(p);
+            if (top != null && (top.gang() || "StatefulSet".equals(top.kind()))) gangs.putIfAbsent(top.namespace() + "/" + top.name(), top);
+        }
+        List<String> saved = new java.util.ArrayList<>();
+        List<String> unsaved = new java.util.ArrayList<>();
+        for (Owners.Top g : gangs.values()) {
+            Optional<io.acceltriage.evidence.Checkpoints.Last> read = checkpoints.last(g.namespace(), g.name(), key, tool, now);
+            if (read.isEmpty()) continue;
+            String ref = g.kind() + " " + g.namespace() + "/" + g.name();
+            if (read.get().at().isAfter(since)) saved.add(ref + " checkpointed at " + read.get().at() + " (" + read.get().source() + ")");
+            else unsaved.add(ref + " last checkpointed at " + read.get().at() + " (" + read.get().source() + ")");
+        }
+        if (unsaved.isEmpty()) {
+            return new CheckpointWait(false, saved.isEmpty() ? "no gang that reports checkpoints has a member on " + node + " now"
+                    : String.join("; ", saved) + ", after the drain was proposed");
+        }
+        java.time.Instant until = since.plus(max);
+        if (!now.isBefore(until)) {
+            return new CheckpointWait(false, "no checkpoint since " + since + " within the policy's checkpoints.maxWait of "
+                    + max.toMinutes() + " min (" + String.join("; ", unsaved) + "); draining " + node + " anyway");
+        }
+        return new CheckpointWait(true, "waiting for checkpoint: " + String.join("; ", unsaved) + "; " + node
+                + " is drained after their next one, at the latest at " + until);
+    }
+
     @Override
     public ActionKind kind() {
         return ActionKind.RESTART_GROUP;

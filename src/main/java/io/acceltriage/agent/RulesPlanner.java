@@ -122,8 +122,14 @@ public final class RulesPlanner {
         if (dueForReplacement(d)) {
             // The device still runs what it runs: keep new work off it and have it replaced; moving or
             // resetting the work changes nothing for the device.
-            escalate.add("the device on " + where + " is due for replacement (RMA); what runs there keeps running until a person"
-                    + " drains the node for the swap: " + d.cause());
+            List<Proposal> swap = emptiedAtNextCheckpoint(d, b, nodes, cited);
+            out.addAll(swap);
+            escalate.add(swap.isEmpty()
+                    ? "the device on " + where + " is due for replacement (RMA); what runs there keeps running until a person"
+                            + " drains the node for the swap: " + d.cause()
+                    : "the device on " + where + " is due for replacement (RMA); the node is emptied for the swap right after the"
+                            + " next checkpoint of the gang running there, once a person approves (in the policy's maintenance"
+                            + " windows): " + d.cause());
             return;
         }
         // A gang the alert is about cannot run while one of its hosts is fenced: it restarts whole, to be
@@ -174,6 +180,37 @@ public final class RulesPlanner {
             out.add(new Proposal(ActionKind.RESTART_GROUP, w.ref(), "restart the gang at its next checkpoint (the last was "
                     + c.secondsSince() + " s before the alert), its member on " + b.node() + " replaced: " + d.cause(), why, BY, true));
         }
+    }
+
+    /**
+     * A device due for replacement must leave the node empty for the swap, but nothing about it is urgent: it still
+     * computes correctly. An on-call expert picks the moment that loses no work: right after the next checkpoint of the
+     * training gang running there. So for each node with a member of a gang that reports its checkpoints: restart
+     * the gang whole at that checkpoint (never half a gang: the drain alone would evict one member and leave the others
+     * stalled at their rendezvous; the node is already cordoned, so only that member is placed elsewhere), and drain the
+     * node at the same checkpoint for the rest of what runs there. A person approves both, and the drain keeps to the
+     * policy's windows and freezes. Without such a gang there is no moment that saves work, so a person still picks it
+     * (nothing proposed). A degraded device is not drained at all: it is not to be replaced yet, only the gang it slows
+     * is moved ({@link #atNextCheckpoint}).
+     */
+    private static List<Proposal> emptiedAtNextCheckpoint(Diagnosis d, EvidenceBundle b, List<String> nodes, List<String> cited) {
+        List<Proposal> out = new ArrayList<>();
+        for (String node : nodes) {
+            List<Proposal> drains = new ArrayList<>();
+            for (Workload w : b.workloads()) {
+                if (!w.gang() || !w.nodes().contains(node) || checkpointOf(b, w).isEmpty()) continue;
+                Facts.GangCheckpoint c = checkpointOf(b, w).get();
+                List<String> why = new ArrayList<>(cited);
+                b.items().stream().filter(e -> e.fact() == c).findFirst().ifPresent(e -> why.add(e.id()));
+                out.add(new Proposal(ActionKind.RESTART_GROUP, w.ref(), "restart the gang whole at its next checkpoint (the last was "
+                        + c.secondsSince() + " s before the alert), its member on " + node + " placed on a healthy node: "
+                        + d.cause(), why, BY, true));
+                drains.add(new Proposal(ActionKind.DRAIN_NODE, node, "empty " + node + " for the device's replacement right after "
+                        + w.ref() + "'s next checkpoint, so no training is lost: " + d.cause(), why, BY, true));
+            }
+            if (!drains.isEmpty()) out.add(drains.get(0));
+        }
+        return out;
     }
 
     private static Optional<Facts.GangCheckpoint> checkpointOf(EvidenceBundle b, Workload w) {

@@ -48,7 +48,7 @@ public final class Checkpoints {
             HasMetadata object = top == null ? null : top.object();
             int gpus = gpusOf(w, owners);
             Optional<Facts.GangCheckpoint> c = annotated(w.namespace(), w.name(), w.kind(), object, where.annotation(), gpus, at)
-                    .or(() -> measured(w.namespace(), w.name(), w.kind(), where.tool(), gpus));
+                    .or(() -> measured(w.namespace(), w.name(), w.kind(), where.tool(), gpus, at));
             c.ifPresent(f -> out.add(new Observation(Source.CLUSTER, w.kind() + " " + w.ref() + " last checkpointed "
                     + (f.at() == null ? "" : "at " + f.at() + ", ") + f.secondsSince() + " s before the alert (" + f.source() + "); "
                     + f.gpus() + " GPUs", f)));
@@ -74,7 +74,7 @@ public final class Checkpoints {
         HasMetadata object = top == null ? null : top.object();
         String kind = top == null ? null : top.kind();
         return annotated(namespace, name, kind, object, annotation, 0, now)
-                .or(() -> measured(namespace, name, kind, tool, 0))
+                .or(() -> measured(namespace, name, kind, tool, 0, now))
                 .map(c -> new Last(c.at() != null ? c.at() : now.minusSeconds(c.secondsSince()), c.source()));
     }
 
@@ -88,7 +88,12 @@ public final class Checkpoints {
         return Optional.of(new Facts.GangCheckpoint(namespace, name, kind, last, since, gpus, "annotation " + key));
     }
 
-    private Optional<Facts.GangCheckpoint> measured(String namespace, String name, String kind, String toolName, int gpus) {
+    /**
+     * The tool's seconds since the last checkpoint, evaluated at {@code at} (Prometheus {@code time=}): as of the alert for
+     * the evidence, as the annotation is read, so "s before the alert" holds for both; as of now for a wait.
+     */
+    private Optional<Facts.GangCheckpoint> measured(String namespace, String name, String kind, String toolName, int gpus,
+            Instant at) {
         if (toolName == null || toolsets == null || !(metrics instanceof PrometheusSource prometheus)) return Optional.empty();
         Optional<Toolset.Tool> tool = toolsets.all().stream().flatMap(ts -> ts.tools().stream())
                 .filter(t -> t.name().equals(toolName)).findFirst();
@@ -96,7 +101,7 @@ public final class Checkpoints {
         String promql = tool.get().query().replaceAll("\\{\\{\\s*namespace\\s*}}", namespace);
         try {
             // Named: the tool's answer is an aggregate without a metric name, which the node reader refuses as malformed.
-            List<Sample> samples = prometheus.queryAt(promql, null, toolName + " for " + namespace);
+            List<Sample> samples = prometheus.queryAt(promql, at, toolName + " for " + namespace);
             if (samples.isEmpty() || Double.isNaN(samples.get(0).value())) return Optional.empty();
             long since = Math.max(0, Math.round(samples.get(0).value()));
             return Optional.of(new Facts.GangCheckpoint(namespace, name, kind, null, since, gpus, "tool " + toolName));

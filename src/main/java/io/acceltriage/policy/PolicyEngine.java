@@ -65,6 +65,10 @@ public final class PolicyEngine {
         return facts == cluster ? this : new PolicyEngine(policy, facts, history, breaker, clock, faults);
     }
 
+    /** The kinds that may wait for a gang's next checkpoint ({@link Proposal#atCheckpoint()}); others ignore the flag. */
+    private static final java.util.Set<ActionKind> AT_CHECKPOINT = java.util.EnumSet.of(ActionKind.CORDON_NODE,
+            ActionKind.RESTART_GROUP, ActionKind.DRAIN_NODE);
+
     public Verdict decide(Proposal p, PolicyContext ctx) {
         Policy pol = policy.get();
         Instant now = clock.instant();
@@ -78,25 +82,29 @@ public final class PolicyEngine {
         }
         // A degraded device works: nothing is taken off it on its own. Taking a training gang off it at the
         // gang's next checkpoint (fence the node, restart the gang once it has saved) is offered to a person,
-        // whatever the low confidence degradation carries; every other limit still applies.
-        boolean atCheckpoint = ctx.degradation() && p.atCheckpoint()
-                && (p.kind() == ActionKind.RESTART_GROUP || p.kind() == ActionKind.CORDON_NODE);
-        String familyProblem = atCheckpoint ? null : familyProblem(p.kind(), ctx);
+        // whatever the low confidence degradation carries; every other limit still applies. A device due for
+        // replacement is emptied for the swap at that checkpoint (restart the gang, drain the node): a person
+        // approves that too, at the confidence the rules ask for and within the windows and freezes.
+        boolean atCheckpoint = p.atCheckpoint() && AT_CHECKPOINT.contains(p.kind());
+        // A degraded device is never drained (it is not to be replaced yet): only its gang is moved.
+        boolean degradedAtCheckpoint = atCheckpoint && ctx.degradation() && p.kind() != ActionKind.DRAIN_NODE;
+        String familyProblem = degradedAtCheckpoint ? null : familyProblem(p.kind(), ctx);
         if (familyProblem != null) {
             return Verdict.deny("family", familyProblem);
         }
-        double min = atCheckpoint ? 0 : rule.minConfidence() == null ? 0.8 : rule.minConfidence();
+        double min = degradedAtCheckpoint ? 0 : rule.minConfidence() == null ? 0.8 : rule.minConfidence();
         if (ctx.confidence() < min) {
             return Verdict.deny("actions." + name + ".minConfidence", String.format(
                     "confidence %.2f is below the %.2f the policy requires for %s", ctx.confidence(), min, name));
         }
         try {
             Verdict v = judge(pol, rule, p, ctx, now, min, name);
-            if (atCheckpoint && v.decision() == Decision.ALLOW) {
+            if (atCheckpoint && v.decision() != Decision.DENY) {
                 List<String> reasons = new ArrayList<>(v.reasons());
-                reasons.add(0, "the device is degraded, not failed: a person approves taking the gang off it at its next checkpoint"
-                        + " (waits at most " + Durations.format(pol.checkpointMaxWait()) + ")");
-                return new Verdict(Decision.APPROVE, "checkpoints", reasons, v.dryRun());
+                reasons.add(0, (ctx.degradation() ? "the device is degraded, not failed: a person approves taking the gang off it at its"
+                        + " next checkpoint" : "the device still works until it is replaced: a person approves emptying it at the next"
+                        + " checkpoint of the gang on it") + " (waits at most " + Durations.format(pol.checkpointMaxWait()) + ")");
+                return new Verdict(Decision.APPROVE, v.decision() == Decision.ALLOW ? "checkpoints" : v.rule(), reasons, v.dryRun());
             }
             return v;
         } catch (ClusterUnreadable unreadable) {
@@ -506,6 +514,12 @@ public final class PolicyEngine {
                 Optional<Verdict> pool = poolCap(pol, p, reasons);
                 if (pool.isPresent() || p.kind() != ActionKind.DRAIN_NODE) return pool;
                 for (WorkloadFacts w : cluster.workloadsOnNode(p.target())) {
+                    if (w.gang() && pol.wholeGangsOnly() && p.atCheckpoint() && Proposal.BY_RULES.equals(p.proposedBy())) {
+                        // The rules pair a drain at a checkpoint with the whole restart of each checkpointing gang on the
+                        // node, and the executor runs the drain only after those restarts: it never stops part of a gang.
+                        reasons.add("the drain runs after " + w.ref() + " restarts whole (proposed with it)");
+                        continue;
+                    }
                     if (w.gang() && pol.wholeGangsOnly()) {
                         return Optional.of(Verdict.deny("limits.wholeGangsOnly", "draining " + p.target() + " would stop part of gang "
                                 + w.ref() + " (" + w.kind() + "); restart the whole group instead"));

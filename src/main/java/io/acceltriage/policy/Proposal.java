@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * A mitigation someone wants: the rules planner or the model. It is only a wish until the policy
  * engine gives it a verdict and the executor carries it out. {@code atCheckpoint}: part of taking a
- * training gang off a degraded (not failed) device at its next checkpoint — the gang's restart waits
- * for that checkpoint (at most the policy's {@code checkpoints.maxWait}), and a person approves it.
+ * training gang off a degraded (not failed) device at its next checkpoint, or of emptying a node whose
+ * device is due for replacement — the gang's restart, and the node's drain, wait for that checkpoint (at
+ * most the policy's {@code checkpoints.maxWait}), and a person approves them.
  */
 public record Proposal(ActionKind kind, String target, String reason, List<String> evidenceIds, String proposedBy,
         boolean atCheckpoint) {

@@ -2,7 +2,7 @@ package io.acceltriage.sandbox;
 
 /**
  * A fault to inject into the simulated cluster. Which fields matter depends on the kind:
- * xid needs node, gpu (default 0) and xid; dbe-ecc and row-remap-failure need node and gpu;
+ * xid needs node, gpu (default 0) and xid; dbe-ecc, row-remap-failure and retired-pages need node and gpu;
  * device-plugin-crash, device-plugin-rollout, nvml-mismatch and node-not-ready need node; cuda-oom needs pod ("namespace/name").
  */
 public record Fault(String kind, String node, Integer gpu, Integer xid, String pod) {

@@ -57,6 +57,7 @@ public final class FaultInjector {
             case XID -> xid(fault);
             case DBE_ECC -> dbeEcc(fault);
             case ROW_REMAP_FAILURE -> rowRemapFailure(fault);
+            case RETIRED_PAGES -> retiredPages(fault);
             case DEVICE_PLUGIN_CRASH -> devicePluginCrash(fault);
             case DEVICE_PLUGIN_ROLLOUT -> devicePluginRollout(fault);
             case NVML_MISMATCH -> nvmlMismatch(fault);
@@ -108,6 +109,20 @@ public final class FaultInjector {
                 .plus("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 1).plus("DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", 1));
         applyXid(node, gpu, 64);
         Map<String, String> labels = labels("GpuRowRemapFailure", "critical");
+        labels.put("node", node);
+        labels.put("gpu", String.valueOf(gpu));
+        return rules.fire(labels, Map.of());
+    }
+
+    /**
+     * A GPU (of the older, page-retiring kind) at the retirement limit: 58 pages retired for single-bit and 6 for
+     * double-bit errors, none pending, no fresh XID. It still computes correctly; it is due for replacement.
+     */
+    private FiredAlert retiredPages(Fault fault) {
+        String node = gpuNode(fault, "retired-pages");
+        int gpu = gpu(fault, node);
+        devices.update(node, gpu, d -> d.with("DCGM_FI_DEV_RETIRED_SBE", 58).with("DCGM_FI_DEV_RETIRED_DBE", 6));
+        Map<String, String> labels = labels("GpuRetiredPagesHigh", "warning");
         labels.put("node", node);
         labels.put("gpu", String.valueOf(gpu));
         return rules.fire(labels, Map.of());

@@ -8,6 +8,7 @@ enum FaultKind {
     XID("xid"),
     DBE_ECC("dbe-ecc"),
     ROW_REMAP_FAILURE("row-remap-failure"),
+    RETIRED_PAGES("retired-pages"),
     DEVICE_PLUGIN_CRASH("device-plugin-crash"),
     DEVICE_PLUGIN_ROLLOUT("device-plugin-rollout"),
     NVML_MISMATCH("nvml-mismatch"),

@@ -207,6 +207,22 @@ class PolicyEngineTest {
     }
 
     @Test
+    void aDrainAtTheNextCheckpointOfTheGangOnTheNodeIsAdmittedOnlyAsTheRulesPairItWithTheGangsRestartAndAlwaysWithAPerson() {
+        cluster.onNode = List.of(new WorkloadFacts("JobSet", "ml", "pretrain", true, false, 0, 0, 0, false, Map.of()));
+        PolicyEngine e = engine(ALLOW_ALL);
+        Verdict paired = e.decide(new Proposal(ActionKind.DRAIN_NODE, "n1", "swap", List.of(), Proposal.BY_RULES, true), DEVICE);
+        assertEquals(Decision.APPROVE, paired.decision(), "the policy allows drains, but one at a checkpoint waits with a person: " + paired);
+        assertTrue(paired.reasons().get(0).contains("at the next checkpoint of the gang on it (waits at most 30m)"), paired.toString());
+        assertTrue(paired.reasons().stream().anyMatch(r -> r.contains("after ml/pretrain restarts whole")), paired.toString());
+
+        Verdict unpaired = e.decide(new Proposal(ActionKind.DRAIN_NODE, "n1", "swap", List.of(), "model", true), DEVICE);
+        assertEquals("limits.wholeGangsOnly", unpaired.rule(), "no pairing to trust: it would stop part of the gang");
+        PolicyContext weak = new PolicyContext(Family.DEVICE, 0.4, false);
+        assertEquals("actions.drain-node.minConfidence", e.decide(new Proposal(ActionKind.DRAIN_NODE, "n1", "swap", List.of(),
+                Proposal.BY_RULES, true), weak).rule(), "a device to replace is no degradation: the confidence the rule asks for holds");
+    }
+
+    @Test
     void aServingWorkloadAtItsFloorIsNotRestartedAndShiftsOnlyWithRoomToScaleUp() {
         WorkloadFacts atFloor = new WorkloadFacts("Deployment", "serve", "vllm", false, true, 3, 2, 2, false, Map.of());
         cluster.workloads = Map.of("serve/vllm-1", atFloor, "serve/vllm", atFloor);
