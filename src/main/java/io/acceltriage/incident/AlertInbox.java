@@ -34,6 +34,8 @@ public class AlertInbox {
     private static final int LOOKUP_CHUNK = 500;
     /** The most alerts one group commit writes (a single larger delivery is written alone). */
     private static final int GROUP_ALERTS = 2_000;
+    /** Attempts of one group's transaction after collisions and deadlocks before the delivery is answered 503. */
+    private static final int ATTEMPTS = 3;
 
     private final Database database;
     private final AuditLog audit;
@@ -145,7 +147,7 @@ public class AlertInbox {
                 synchronized (turn) {
                     group.forEach(d -> d.fail(e));
                 }
-                return e.sqlClass().filter(c -> c.equals("22") || c.equals("23")).isPresent() ? null : e;
+                return e.sqlClass().filter(c -> c.equals("22") || c.equals("23") || c.equals("40")).isPresent() ? null : e;
             }
             receipts = new ArrayList<>(group.size());
             for (Delivery d : group) {
@@ -177,18 +179,32 @@ public class AlertInbox {
         return null;
     }
 
-    /** The deliveries' receipts, in one committed transaction; retried once after a collision with another writer. */
+    /**
+     * The deliveries' receipts, in one committed transaction. Retried (at most {@value #ATTEMPTS} attempts) after a
+     * collision with another writer, and after PostgreSQL chose this transaction as a deadlock's victim (40P01) or
+     * refused it as not serialisable (40001): it was rolled back whole, and waiting for the audit head it can be
+     * caught in a cycle of two other transactions without holding anything they want (seen in IngestBenchmark on main:
+     * a webhook answered 503 "deadlock detected" while locking audit_head).
+     */
     private List<Receipt> acceptTogether(List<Delivery> group, Instant now) {
-        List<Receipt> receipts = acceptOnce(group, now);
-        if (receipts == null) {
-            // A concurrent delivery (another replica's) stored one of these alerts between our check and our insert:
-            // its transaction has committed, so a second pass sees it as the duplicate it is.
-            receipts = acceptOnce(group, now);
+        StoreException last = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            try {
+                // Null: a concurrent delivery (another replica's) stored one of these alerts between our check and our
+                // insert; its transaction has committed, so the next pass sees it as the duplicate it is.
+                List<Receipt> receipts = acceptOnce(group, now);
+                if (receipts != null) return receipts;
+            } catch (StoreException e) {
+                if (!rolledBackForConcurrency(e)) throw e;
+                last = e;
+            }
         }
-        if (receipts == null) {
-            throw new StoreException(new SQLException("alerts kept colliding with concurrent deliveries", "40001"));
-        }
-        return receipts;
+        throw last != null ? last : new StoreException(new SQLException("alerts kept colliding with concurrent deliveries", "40001"));
+    }
+
+    /** Deadlock victim or serialisation failure: nothing of the transaction stayed, and running it again may succeed. */
+    private static boolean rolledBackForConcurrency(StoreException e) {
+        return e.getCause() instanceof SQLException s && ("40P01".equals(s.getSQLState()) || "40001".equals(s.getSQLState()));
     }
 
     /** Null when the group collided with a concurrent delivery of the same alert (rolled back). */
