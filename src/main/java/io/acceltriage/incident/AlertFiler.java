@@ -97,6 +97,10 @@ public class AlertFiler {
             WorkLock.hold(tx, WorkLock.FILING);
             Set<Long> waiting = inbox.stillWaiting(tx, chunk.stream().map(StoredAlert::id).toList());
             List<String> ids = new ArrayList<>(chunk.size());
+            // The chunk's records are appended together at the end: the audit head's lock (which every appender,
+            // the webhook's receipts among them, waits for) is then held for one batch and the commit, not for the
+            // whole chunk's correlation. Same records, same order, same transaction.
+            List<AuditLog.Entry> records = new ArrayList<>(chunk.size() + 1);
             for (int i = 0; i < chunk.size(); i++) {
                 StoredAlert stored = chunk.get(i);
                 if (!waiting.contains(stored.id())) {
@@ -110,16 +114,17 @@ public class AlertFiler {
                     p.put("subject", about.subject().key());
                     p.put("firstAlert", stored.alert().name());
                     p.put("correlationKeys", List.copyOf(about.keys()));
-                    audit.append(tx, filing.incidentId(), AuditKind.INCIDENT_OPENED, Actors.AGENT, p);
+                    records.add(new AuditLog.Entry(filing.incidentId(), AuditKind.INCIDENT_OPENED, Actors.AGENT, p));
                 }
                 inbox.file(tx, stored.id(), filing.incidentId());
                 incidents.countAlert(tx, filing.incidentId());
                 if (stored.alert().status() == AlertStatus.FIRING) incidents.wantTriage(tx, filing.incidentId());
-                audit.append(tx, filing.incidentId(), AuditKind.ALERT_FILED, Actors.AGENT, Map.of("alertname", stored.alert().name(),
-                        "fingerprint", stored.alert().fingerprint(), "status", stored.alert().status().wireName(),
-                        "about", about.subject().key()));
+                records.add(new AuditLog.Entry(filing.incidentId(), AuditKind.ALERT_FILED, Actors.AGENT, Map.of("alertname",
+                        stored.alert().name(), "fingerprint", stored.alert().fingerprint(), "status", stored.alert().status().wireName(),
+                        "about", about.subject().key())));
                 ids.add(filing.incidentId());
             }
+            audit.appendAll(tx, records);
             return ids;
         });
     }

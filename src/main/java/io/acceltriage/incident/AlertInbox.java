@@ -32,10 +32,18 @@ import java.util.Map;
 public class AlertInbox {
 
     private static final int LOOKUP_CHUNK = 500;
+    /** The most alerts one group commit writes (a single larger delivery is written alone). */
+    private static final int GROUP_ALERTS = 2_000;
+    /** Attempts of one group's transaction after collisions and deadlocks before the delivery is answered 503. */
+    private static final int ATTEMPTS = 3;
 
     private final Database database;
     private final AuditLog audit;
     private final Event<AlertsArrived> arrived;
+    /** Guards {@link #waiting}, {@link #writing} and the deliveries' outcomes; deliveries wait on it for their turn. */
+    private final Object turn = new Object();
+    private final java.util.ArrayDeque<Delivery> waiting = new java.util.ArrayDeque<>();
+    private boolean writing;
 
     AlertInbox(Database database, AuditLog audit, Event<AlertsArrived> arrived) {
         this.database = database;
@@ -45,37 +53,194 @@ public class AlertInbox {
 
     public record Receipt(int accepted, int duplicates) {}
 
+    /**
+     * Stores a delivery's new alerts, each with its {@code alert.received} audit record, and answers once
+     * they are committed. Concurrent deliveries are committed together (group commit): the caller that
+     * finds no one writing writes every delivery waiting at that moment in one transaction, one audit batch
+     * and one hold of the audit head, then wakes the others, each with its own receipt. A delivery is
+     * answered only after the transaction holding it committed: durable before acknowledged, as alone.
+     */
     public Receipt accept(List<Alert> alerts) {
-        Instant now = Instant.now();
-        Receipt receipt = acceptOnce(alerts, now);
-        if (receipt == null) {
-            // A concurrent delivery stored one of these alerts between our check and our insert: its
-            // transaction has committed, so a second pass sees it as the duplicate it is.
-            receipt = acceptOnce(alerts, now);
+        Delivery mine = new Delivery(alerts);
+        boolean interrupted = false;
+        synchronized (turn) {
+            waiting.add(mine);
         }
-        if (receipt == null) {
-            throw new StoreException(new SQLException("alerts kept colliding with concurrent deliveries", "40001"));
+        while (true) {
+            List<Delivery> group;
+            synchronized (turn) {
+                while (!mine.done && writing) {
+                    try {
+                        turn.wait();
+                    } catch (InterruptedException e) {
+                        interrupted = true; // the delivery is queued; it is written (or failed) by a writer either way
+                    }
+                }
+                if (mine.done) break;
+                writing = true;
+                group = new ArrayList<>();
+                int size = 0;
+                while (!waiting.isEmpty() && (group.isEmpty() || size + waiting.peek().alerts.size() <= GROUP_ALERTS)) {
+                    Delivery d = waiting.poll();
+                    group.add(d);
+                    size += d.alerts.size();
+                }
+            }
+            RuntimeException outage = null;
+            try {
+                outage = write(group);
+            } finally {
+                synchronized (turn) {
+                    for (Delivery d : group) {
+                        if (!d.done) d.fail(new StoreException(new SQLException("the delivery was not written", "58000")));
+                    }
+                    if (outage != null) {
+                        // Those that queued while this attempt waited on a store that failed it are answered with the
+                        // same failure now (nothing of theirs stored, retry later) rather than after a second wait.
+                        for (Delivery d : waiting) d.fail(outage);
+                        waiting.clear();
+                    }
+                    writing = false;
+                    turn.notifyAll();
+                }
+            }
         }
-        if (receipt.accepted() > 0) {
-            arrived.fire(new AlertsArrived(receipt.accepted()));
-        }
-        return receipt;
+        if (interrupted) Thread.currentThread().interrupt();
+        if (mine.failure != null) throw mine.failure;
+        return mine.receipt;
     }
 
-    /** Null when the batch collided with a concurrent delivery of the same alert (rolled back). */
-    private Receipt acceptOnce(List<Alert> alerts, Instant now) {
+    /** One webhook delivery waiting to be written; its fields are guarded by {@link #turn}. */
+    private static final class Delivery {
+        final List<Alert> alerts;
+        Receipt receipt;
+        RuntimeException failure;
+        boolean done;
+
+        Delivery(List<Alert> alerts) {
+            this.alerts = alerts;
+        }
+
+        void succeed(Receipt r) {
+            receipt = r;
+            done = true;
+        }
+
+        void fail(RuntimeException e) {
+            failure = e;
+            done = true;
+        }
+    }
+
+    /**
+     * Writes a group in one transaction. When the store refuses it for what is in it (a value that does not
+     * fit), writes each delivery alone, so one bad delivery fails only itself. Returns the failure when the
+     * store itself failed (an outage), else null; every delivery of the group is done.
+     */
+    private RuntimeException write(List<Delivery> group) {
+        Instant now = Instant.now();
+        List<Receipt> receipts;
+        try {
+            receipts = acceptTogether(group, now);
+        } catch (StoreException e) {
+            if (group.size() == 1 || e.sqlClass().filter(c -> c.equals("22") || c.equals("23") || c.equals("40")).isEmpty()) {
+                synchronized (turn) {
+                    group.forEach(d -> d.fail(e));
+                }
+                return e.sqlClass().filter(c -> c.equals("22") || c.equals("23") || c.equals("40")).isPresent() ? null : e;
+            }
+            receipts = new ArrayList<>(group.size());
+            for (Delivery d : group) {
+                try {
+                    receipts.add(acceptTogether(List.of(d), now).get(0));
+                } catch (StoreException alone) {
+                    receipts.add(null);
+                    synchronized (turn) {
+                        d.fail(alone);
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            synchronized (turn) {
+                group.forEach(d -> d.fail(e));
+            }
+            return null;
+        }
+        int accepted = 0;
+        synchronized (turn) {
+            for (int i = 0; i < group.size(); i++) {
+                Receipt r = receipts.get(i);
+                if (r == null) continue;
+                group.get(i).succeed(r);
+                accepted += r.accepted();
+            }
+        }
+        if (accepted > 0) arrived.fire(new AlertsArrived(accepted));
+        return null;
+    }
+
+    /**
+     * The deliveries' receipts, in one committed transaction. Retried (at most {@value #ATTEMPTS} attempts) after a
+     * collision with another writer, and after PostgreSQL chose this transaction as a deadlock's victim (40P01) or
+     * refused it as not serialisable (40001): it was rolled back whole, and waiting for the audit head it can be
+     * caught in a cycle of two other transactions without holding anything they want (seen in IngestBenchmark on main:
+     * a webhook answered 503 "deadlock detected" while locking audit_head).
+     */
+    private List<Receipt> acceptTogether(List<Delivery> group, Instant now) {
+        StoreException last = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            try {
+                // Null: a concurrent delivery (another replica's) stored one of these alerts between our check and our
+                // insert; its transaction has committed, so the next pass sees it as the duplicate it is.
+                List<Receipt> receipts = acceptOnce(group, now);
+                if (receipts != null) return receipts;
+            } catch (StoreException e) {
+                if (!rolledBackForConcurrency(e)) throw e;
+                last = e;
+            }
+        }
+        throw last != null ? last : new StoreException(new SQLException("alerts kept colliding with concurrent deliveries", "40001"));
+    }
+
+    /** Deadlock victim or serialisation failure: nothing of the transaction stayed, and running it again may succeed. */
+    private static boolean rolledBackForConcurrency(StoreException e) {
+        return e.getCause() instanceof SQLException s && ("40P01".equals(s.getSQLState()) || "40001".equals(s.getSQLState()));
+    }
+
+    /** Null when the group collided with a concurrent delivery of the same alert (rolled back). */
+    private List<Receipt> acceptOnce(List<Delivery> group, Instant now) {
         try {
             return database.inTransaction(c -> {
+                // Each alert is new for the first delivery of the group that carries it; a repeat, in the same
+                // delivery or a later one, is that delivery's duplicate, as if the deliveries had come one by one.
                 Map<String, Alert> fresh = new LinkedHashMap<>();
-                for (Alert a : alerts) fresh.putIfAbsent(dedupKey(a), a);
-                fresh.keySet().removeAll(stored(Tx.over(c), fresh.keySet()));
+                List<Map<String, Alert>> perDelivery = new ArrayList<>(group.size());
+                for (Delivery d : group) {
+                    Map<String, Alert> its = new LinkedHashMap<>();
+                    for (Alert a : d.alerts) {
+                        String key = dedupKey(a);
+                        if (!fresh.containsKey(key)) {
+                            fresh.put(key, a);
+                            its.put(key, a);
+                        }
+                    }
+                    perDelivery.add(its);
+                }
+                Set<String> already = stored(Tx.over(c), fresh.keySet());
+                fresh.keySet().removeAll(already);
                 insert(Tx.over(c), fresh, now);
                 List<AuditLog.Entry> records = new ArrayList<>(fresh.size());
                 for (Alert a : fresh.values()) {
                     records.add(new AuditLog.Entry(null, AuditKind.ALERT_RECEIVED, Actors.ALERTMANAGER, auditPayload(a)));
                 }
                 audit.appendAll(Tx.over(c), records);
-                return new Receipt(fresh.size(), alerts.size() - fresh.size());
+                List<Receipt> receipts = new ArrayList<>(group.size());
+                for (int i = 0; i < group.size(); i++) {
+                    Map<String, Alert> its = perDelivery.get(i);
+                    its.keySet().removeAll(already);
+                    receipts.add(new Receipt(its.size(), group.get(i).alerts.size() - its.size()));
+                }
+                return receipts;
             });
         } catch (StoreException e) {
             if (e.sqlClass().filter("23"::equals).isPresent()) {

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * baseline), then a burst on 32 connections; resident size sampled throughout.
  *
  * <p>{@code -Dacceltriage.bench.before=PATH/quarkus-run.jar} runs the same against another build first
- * (the code before a change: ratios within one run). {@code -Dacceltriage.bench.postgres=jdbc:…} runs
+ * (the code before a change: ratios within one run); {@code -Dacceltriage.bench.after=PATH,PATH} runs others after
+ * it (before=A, after=copy-of-B,A: an A/B/B/A run that sizes the machine's drift). {@code -Dacceltriage.bench.postgres=jdbc:…} runs
  * each on a fresh PostgreSQL database of that server instead of the embedded H2. Figures, not
  * pass/fail; written to target/benchmarks/ingest.txt. Run:
  * {@code ./mvnw -B -o verify -Pbenchmark -Dit.test=IngestBenchmark}.
@@ -69,6 +70,11 @@ class IngestBenchmark {
         String before = System.getProperty("acceltriage.bench.before", "");
         if (!before.isBlank()) run("before (" + before + ")", Path.of(before), postgres);
         run("this build", ServiceProcess.JAR, postgres);
+        // -Dacceltriage.bench.after=a.jar,b.jar runs those after this build, in that order: with before=A and
+        // after=B-copy,A the run is A/B/B/A, so a drift in the machine's load shows as a difference between the two of a build.
+        for (String after : System.getProperty("acceltriage.bench.after", "").split(",")) {
+            if (!after.isBlank()) run("after (" + after.strip() + ")", Path.of(after.strip()), postgres);
+        }
         Path out = Path.of("target/benchmarks/ingest.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, String.join("\n", report) + "\n");

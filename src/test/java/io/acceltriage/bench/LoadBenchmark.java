@@ -313,7 +313,12 @@ class LoadBenchmark {
         }
 
         void postWebhook(byte[] body) {
-            expect(process.postJson("/api/v1/alerts", WEBHOOK_TOKEN, new String(body, java.nio.charset.StandardCharsets.UTF_8)), 200);
+            try {
+                expect(process.postJson("/api/v1/alerts", WEBHOOK_TOKEN, new String(body, java.nio.charset.StandardCharsets.UTF_8)), 200);
+            } catch (AssertionError e) {
+                // The service's log says why (a 503's cause is logged there only); its folder is gone after the run.
+                throw new AssertionError(e.getMessage() + "\n" + logTail(), e);
+            }
         }
 
         /** An unlabelled sample of /metrics; -1 when not served. */

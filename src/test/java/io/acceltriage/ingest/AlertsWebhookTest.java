@@ -56,6 +56,60 @@ class AlertsWebhookTest {
         assertEquals(1, storedWithGroupKey(group));
     }
 
+    /**
+     * Concurrent deliveries are committed together (one transaction for those waiting at once): an alert carried
+     * by several of them is still stored once, audited once, and counted new by exactly one receipt.
+     */
+    @Test
+    void concurrentDeliveriesOfOverlappingAlertsStoreAndAuditEachAlertOnce() throws Exception {
+        String id = UUID.randomUUID().toString();
+        String group = "{}:{g=" + id + "}";
+        int deliveries = 24;
+        int distinct = 30;
+        java.util.concurrent.ExecutorService senders = java.util.concurrent.Executors.newFixedThreadPool(12);
+        java.util.List<java.util.concurrent.Future<io.restassured.response.Response>> answers = new java.util.ArrayList<>();
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        for (int d = 0; d < deliveries; d++) {
+            StringBuilder alerts = new StringBuilder();
+            for (int i = 0; i < 10; i++) {
+                int n = (d * 7 + i) % distinct; // each alert in several deliveries
+                if (i > 0) alerts.append(',');
+                alerts.append("""
+                        {"status":"firing","labels":{"alertname":"GpuTemperatureWatch","node":"cpu-group-%02d","severity":"info"},
+                         "annotations":{},"startsAt":"2026-11-30T10:00:00Z","endsAt":"0001-01-01T00:00:00Z","fingerprint":"f%015d"}
+                        """.formatted(n, n));
+            }
+            String body = """
+                    {"version":"4","groupKey":"%s","status":"firing","receiver":"acceltriage","alerts":[%s]}
+                    """.formatted(group, alerts);
+            answers.add(senders.submit(() -> {
+                go.await();
+                return given().header("Authorization", TOKEN).contentType("application/json").body(body).post("/api/v1/alerts");
+            }));
+        }
+        go.countDown();
+        int accepted = 0;
+        for (var answer : answers) {
+            io.restassured.response.Response r = answer.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(200, r.statusCode(), r.asString());
+            accepted += r.jsonPath().getInt("accepted");
+            assertEquals(10, r.jsonPath().getInt("accepted") + r.jsonPath().getInt("duplicates"), r.asString());
+        }
+        senders.shutdown();
+        assertEquals(distinct, accepted, "receipts counted an alert new more or less than once");
+        assertEquals(distinct, storedWithGroupKey(group));
+        long audited = database.read(c -> {
+            try (var ps = c.prepareStatement("select count(*) from audit_log where kind = 'alert.received' and payload like ?")) {
+                ps.setString(1, "%" + id + "%");
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+        assertEquals(distinct, audited, "an alert audited more or less than once");
+    }
+
     /** Whatever the webhook accepts must also fit an incident, or it would sit in the inbox unfiled. */
     @Test
     void aWorkloadWithTheLongestNamesTheWebhookAcceptsIsFiledUnderAnIncident() {
