@@ -401,6 +401,11 @@ public class IncidentProcessor {
             return database.transaction(tx -> {
                 planned.clear();
                 Assessment a = confirmed(decided, plans.confirm(tx, incident.id(), prepared));
+                // The incident's row before the audit's head, as the filer takes them: a transaction holding the head
+                // while it waits for an incident row that the filer holds while it waits for the head is a deadlock
+                // (PostgreSQL ended one so, with the webhook queued for the head as its victim).
+                incidents.recordAssessment(tx, incident.id(), IncidentState.TRIAGING, a.diagnosis().family().wireName(),
+                        a.diagnosis().confidence(), a.summary(), Json.write(a), a.evidence().node());
                 // Once, on the incident's first triage: the dry run is a property of the incident, a re-triage decides the same.
                 forced.filter(f -> incident.family() == null).ifPresent(f -> audit.append(tx, incident.id(), AuditKind.DRY_RUN_FORCED, Actors.AGENT, Map.of("reason", f.reason(),
                         "drills", f.drills(), "verdictsDry", a.judgements().stream().filter(j -> j.verdict().dryRun()).count(),
@@ -416,8 +421,6 @@ public class IncidentProcessor {
                     audit.append(tx, incident.id(), AuditKind.VERDICT, Actors.AGENT, v);
                 }
                 memory.record(tx, incident.id(), a.evidence());
-                incidents.recordAssessment(tx, incident.id(), IncidentState.TRIAGING, a.diagnosis().family().wireName(),
-                        a.diagnosis().confidence(), a.summary(), Json.write(a), a.evidence().node());
                 planned.addAll(plans.record(tx, incident.id(), a.judgements()));
                 return a;
             });
