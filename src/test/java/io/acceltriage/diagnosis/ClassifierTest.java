@@ -334,7 +334,16 @@ class ClassifierTest {
         return Stream.of(
                 Arguments.of("UnexpectedAdmissionError", "Allocate failed due to device plugin GetPreferredAllocation rpc failed"),
                 Arguments.of("FailedCreatePodSandBox", "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get"
-                        + " sandbox runtime: no runtime for \"nvidia\" is configured"));
+                        + " sandbox runtime: no runtime for \"nvidia\" is configured"),
+                // kubernetes-sigs/dra-driver-nvidia-gpu#814: the kubelet's DRA driver registration lost after a plugin restart.
+                Arguments.of("FailedPrepareDynamicResources", "Failed to prepare dynamic resources: prepare dynamic resources: DRA driver"
+                        + " gpu.nvidia.com is not registered"),
+                // NVIDIA/nvidia-container-toolkit#48: a running container's device cgroup reset by a systemd daemon-reload.
+                Arguments.of("Unhealthy", "Readiness probe failed: Failed to initialize NVML: Unknown Error"),
+                // nvidia-container-toolkit#1239: the node's CDI spec does not name the GPU the device plugin handed out.
+                Arguments.of("Failed", "Error: failed to create containerd task: failed to create shim task: OCI runtime create failed:"
+                        + " could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI"
+                        + " devices: unresolvable CDI devices management.nvidia.com/gpu=GPU-0e1d8d3b-2f42-f447-0d49-eff2a5a67348"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -351,6 +360,8 @@ class ClassifierTest {
                 Arguments.of("device-side-assert", "RuntimeError: CUDA error: device-side assert triggered"),
                 Arguments.of("python-traceback", "Traceback (most recent call last):"),
                 Arguments.of("hip-oom", "RuntimeError: HIP out of memory. Tried to allocate 4.00 GiB"),
+                Arguments.of("exec-format-error", "exec /usr/local/bin/python3: exec format error"),
+                Arguments.of("nccl-invalid-usage", "h100-jax-01:1:1 [0] misc/socket.cc:484 NCCL WARN Bootstrap : no socket interface found"),
                 Arguments.of("cuda-oom", "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to"
                         + " allocate 17.2G on TPU"));
     }
