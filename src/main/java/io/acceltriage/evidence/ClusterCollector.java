@@ -449,7 +449,7 @@ final class ClusterCollector {
      * The {@code resource} capacity most of a node's pool peers of the same GPU product advertise (a strict majority of those
      * advertising any), or empty: no pool, no peers, no majority, or the nodes unreadable (the node's own view then stands).
      */
-    private OptionalInt poolCount(Node node, String pool, String resource) {
+    OptionalInt poolCount(Node node, String pool, String resource) {
         if (pool == null) return OptionalInt.empty();
         String name = node.getMetadata().getName();
         Map<String, String> own = labels(node);
