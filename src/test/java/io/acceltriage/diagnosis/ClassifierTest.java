@@ -321,6 +321,18 @@ class ClassifierTest {
     }
 
     @Test
+    void aNodeAgentWhoseImageHasNoBuildForTheNodesArchitectureIsThePlatformsNotAWorkloads() {
+        String plugin = "nvidia-device-plugin-daemonset-k2x9q";
+        String line = "exec /usr/bin/nvidia-device-plugin: exec format error";
+        // A node agent's line matches both signatures (the workload's one is not agent-only): the agent's must win.
+        Diagnosis d = classify(Bundles.node(NODE).agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", plugin)
+                .agentLog(PodRole.DEVICE_PLUGIN, "gpu-operator", plugin, "exec-format-error", line)
+                .agentLog(PodRole.DEVICE_PLUGIN, "gpu-operator", plugin, "agent-exec-format-error", line));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+    }
+
+    @Test
     void aDriverLibraryVersionMismatchIsInfrastructure() {
         Diagnosis d = classify(Bundles.node(NODE)
                 .agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", "nvidia-device-plugin-daemonset-x7k2p")

@@ -55,6 +55,12 @@ class LogSignaturesOfVendorLinesTest {
     }
 
     @Test
+    void anExecFormatErrorIsTheWorkloadsImageInAWorkloadAndThePlatformsInANodeAgent() {
+        assertEquals(List.of("exec-format-error"), ids("exec /usr/local/bin/python3: exec format error", PodRole.WORKLOAD));
+        assertTrue(ids("exec /usr/bin/nvidia-device-plugin: exec format error", PodRole.DEVICE_PLUGIN).contains("agent-exec-format-error"));
+    }
+
+    @Test
     void aHealthVerdictPrintedByAWorkloadIsNoVerdict() {
         assertFalse(ids("check=gpu_count severity=CRITICAL", PodRole.WORKLOAD).contains("health-check-critical"));
     }
