@@ -158,7 +158,7 @@ class ClassifierTest {
     }
 
     @ParameterizedTest(name = "clock event reasons {0}")
-    @ValueSource(ints = {0x8, 0x40, 0x80, 0x40 | 0x1})
+    @ValueSource(ints = {0x8, 0x20, 0x40, 0x80, 0x40 | 0x1, 0x20 | 0x1})
     void hardwareSlowdownThermalOrPowerBrakeClockReasonsAreDegradation(int reasons) {
         Diagnosis d = classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", 0, reasons));
 
@@ -166,9 +166,10 @@ class ClassifierTest {
         assertTrue(d.degradation(), "slow, not broken");
     }
 
-    @Test
-    void aSoftwarePowerCapClockReasonIsNoFault() {
-        assertEquals(Family.NONE, classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", 0, 0x4)).family());
+    @ParameterizedTest(name = "clock event reasons {0}")
+    @ValueSource(ints = {0x1, 0x2, 0x4, 0x1 | 0x4})
+    void idleApplicationClocksOrASoftwarePowerCapAreNoFault(int reasons) {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", 0, reasons)).family());
     }
 
     @Test
