@@ -32,9 +32,8 @@ public final class RulesPlanner {
 
     public static final String BY = io.acceltriage.policy.Proposal.BY_RULES;
 
-    /** Log signatures that mean the node cannot run accelerator work until a person fixes it. */
-    private static final Set<String> NODE_CANNOT_SERVE = Set.of("nvml-mismatch", "cuda-driver-insufficient",
-            "cuda-system-not-initialized");
+    /** Log signatures that mean the node cannot run accelerator work until a person fixes it ({@code cannotServe} in the catalogue). */
+    private static final Set<String> NODE_CANNOT_SERVE = io.acceltriage.evidence.SignatureCatalogue.load().cannotServe();
 
     private final XidCatalogue xids;
 
@@ -418,7 +417,12 @@ public final class RulesPlanner {
                 .filter(f -> f instanceof Facts.ContainerState c && c.role() == io.acceltriage.evidence.PodRole.DRIVER
                         && b.node().equals(c.node()) && (!c.ready() || c.restarts() > 0))
                 .map(f -> ((Facts.ContainerState) f).namespace() + "/" + ((Facts.ContainerState) f).pod()).findFirst();
-        if (b.node() != null && cannotServe && fencedByKubernetes.isPresent()) {
+        if (b.node() != null && cannotServe && !holds.isEmpty()) {
+            // The node cannot serve because of the rollout it took: the pool's other nodes take it too, so holding the rollout
+            // is the mitigation and a person rolls it back (DESIGN: escalate fleet-wide patterns instead of cordoning nodes).
+            escalate.add(b.node() + " cannot run accelerator work since the rollout; holding the rollout instead of fencing nodes one"
+                    + " by one: " + d.cause());
+        } else if (b.node() != null && cannotServe && fencedByKubernetes.isPresent()) {
             escalate.add(b.node() + " is already tainted " + fencedByKubernetes.get() + " by Kubernetes; a person must look at the host: "
                     + d.cause());
         } else if (b.node() != null && cannotServe) {

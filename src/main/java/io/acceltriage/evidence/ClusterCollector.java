@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -165,7 +166,7 @@ final class ClusterCollector {
         if (node != null) {
             pool = knowledge.poolOf(labels(node));
             cordoned = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
-            observeNode(node, pool, obs);
+            observeNode(node, pool, draNodes(join(slices)), obs);
             observeDeviceTaints(nodeName, join(slices), obs);
             try {
                 observeBehindPool(node, pool, obs);
@@ -179,7 +180,7 @@ final class ClusterCollector {
             Node member = join(m.getValue());
             if (member == null) continue;
             memberNodes.add(m.getKey());
-            observeNode(member, knowledge.poolOf(labels(member)), obs);
+            observeNode(member, knowledge.poolOf(labels(member)), draNodes(join(slices)), obs);
         }
 
         List<Node> readNodes = new ArrayList<>();
@@ -303,7 +304,25 @@ final class ClusterCollector {
         return all.size() == 1 ? all.iterator().next() : null;
     }
 
-    private void observeNode(Node node, String pool, List<Observation> obs) {
+    /**
+     * The nodes that publish their devices through DRA: a ResourceSlice of theirs lists devices. Such a node serves its
+     * accelerators as claims, not as an extended resource, so it advertising no nvidia.com/gpu is how it is built.
+     */
+    @SuppressWarnings("unchecked")
+    static Set<String> draNodes(List<GenericKubernetesResource> slices) {
+        Set<String> out = new HashSet<>();
+        for (GenericKubernetesResource slice : slices) {
+            Object spec = slice.getAdditionalProperties().get("spec");
+            if (spec instanceof Map<?, ?> sp && sp.get("nodeName") instanceof String n && sp.get("devices") instanceof List<?> d
+                    && !d.isEmpty()) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    /** {@code draNodes}: nodes whose devices are published as DRA ResourceSlices ({@link #draNodes}). */
+    private void observeNode(Node node, String pool, Set<String> draNodes, List<Observation> obs) {
         String name = node.getMetadata().getName();
         Map<String, Quantity> capacity = orEmpty(node.getStatus().getCapacity());
         Map<String, Quantity> allocatable = orEmpty(node.getStatus().getAllocatable());
@@ -320,11 +339,23 @@ final class ClusterCollector {
             if (!capacity.containsKey(resource) && !(acceleratorNode && resource.equals(defaultResource(labels)))) {
                 continue;
             }
+            // A DRA-only node has no extended resource at all (not even 0): its devices are in its ResourceSlices.
+            if (!capacity.containsKey(resource) && draNodes.contains(name)) continue;
             int cap = amount(capacity.get(resource));
             int alloc = amount(allocatable.get(resource));
             int exp = expected != null && resource.equals(defaultResource(labels)) ? expected : cap;
+            String why = "";
+            if (cap > 0 && cap == alloc && exp == cap) {
+                // Capacity, allocatable and the node's own count label agree (a GPU the driver never enumerated after a reboot
+                // is missing from all three): only the pool's other nodes of the same product show one is gone.
+                OptionalInt peers = poolCount(node, pool, resource);
+                if (peers.isPresent() && peers.getAsInt() > cap) {
+                    exp = peers.getAsInt();
+                    why = " (as the other nodes of pool " + pool + " advertise)";
+                }
+            }
             obs.add(new Observation(Source.CLUSTER,
-                    name + " " + resource + ": capacity " + cap + ", allocatable " + alloc + (exp != cap ? ", expected " + exp : ""),
+                    name + " " + resource + ": capacity " + cap + ", allocatable " + alloc + (exp != cap ? ", expected " + exp + why : ""),
                     new Facts.AcceleratorCapacity(name, pool, resource, cap, alloc, exp)));
         }
         for (String l : knowledge.watchedNodeLabels()) {
@@ -412,6 +443,43 @@ final class ClusterCollector {
                         new Facts.BehindPool(name, pool, l, labels.get(l), most.getKey(), most.getValue())));
             }
         }
+    }
+
+    /**
+     * The {@code resource} capacity most of a node's pool peers of the same GPU product advertise (a strict majority of those
+     * advertising any), or empty: no pool, no peers, no majority, or the nodes unreadable (the node's own view then stands).
+     */
+    OptionalInt poolCount(Node node, String pool, String resource) {
+        if (pool == null) return OptionalInt.empty();
+        String name = node.getMetadata().getName();
+        Map<String, String> own = labels(node);
+        List<Node> all;
+        try {
+            all = reads.nodes();
+        } catch (KubernetesClientException e) {
+            return OptionalInt.empty();
+        }
+        Map<Integer, Integer> counts = new HashMap<>();
+        int peers = 0;
+        for (Node n : all) {
+            Map<String, String> l = labels(n);
+            if (name.equals(n.getMetadata().getName()) || !pool.equals(knowledge.poolOf(l))) continue;
+            if (!sameProduct(own, l)) continue;
+            int c = amount(orEmpty(n.getStatus().getCapacity()).get(resource));
+            if (c <= 0) continue;
+            peers++;
+            counts.merge(c, 1, Integer::sum);
+        }
+        final int of = peers;
+        return counts.entrySet().stream().filter(e -> e.getValue() * 2 > of).mapToInt(Map.Entry::getKey).findFirst();
+    }
+
+    /** Two nodes carry the same accelerator product label values (or neither carries any). */
+    private boolean sameProduct(Map<String, String> a, Map<String, String> b) {
+        for (String l : knowledge.acceleratorNodeLabels()) {
+            if (l.endsWith(".product") && !java.util.Objects.equals(a.get(l), b.get(l))) return false;
+        }
+        return true;
     }
 
     private static Double number(String s) {

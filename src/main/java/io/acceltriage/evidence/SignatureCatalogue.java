@@ -17,9 +17,11 @@ public final class SignatureCatalogue {
     /**
      * {@code wrapper}: a framework's own report of a failure whose message may quote its cause (a serving framework's
      * "failed to load" line): when the same pod's log names a cause of the platform, the wrapper is that cause's symptom.
+     * {@code cannotServe}: the line means the node cannot run accelerator work until a person fixes it (its kernel driver
+     * not loaded, a driver/library mismatch): the planner fences the node when a platform source backs the diagnosis.
      */
     public record Signature(String id, String pattern, String family, double weight, Remedy remedy, String cause,
-            boolean agentOnly, boolean wrapper) {}
+            boolean agentOnly, boolean wrapper, boolean cannotServe) {}
 
     record File(List<Signature> signatures) {}
 
@@ -42,6 +44,11 @@ public final class SignatureCatalogue {
 
     public static SignatureCatalogue load() {
         return new SignatureCatalogue(DataFiles.resource("knowledge/log-signatures.yaml", File.class).signatures());
+    }
+
+    /** The ids of the signatures whose line means the node cannot serve accelerator work. */
+    public java.util.Set<String> cannotServe() {
+        return signatures.stream().filter(Signature::cannotServe).map(Signature::id).collect(Collectors.toUnmodifiableSet());
     }
 
     public Optional<Signature> byId(String id) {

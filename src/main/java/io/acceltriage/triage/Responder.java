@@ -71,6 +71,9 @@ public final class Responder {
         }
     }
 
+    /** Which alerts a tenant's own Prometheus evaluated (the platform's namespaces are knowledge, node-agents.yaml). */
+    private static final AlertOrigin ORIGINS = new AlertOrigin(io.acceltriage.evidence.NodeAgents.load().platformNamespaces());
+
     public Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
             SummaryWriter summaries) {
         this(gatherer, classifier, planner, policy, summaries, null);
@@ -122,6 +125,8 @@ public final class Responder {
         PolicyContext ctx = new PolicyContext(diagnosis.family(), diagnosis.confidence(), diagnosis.degradation());
         List<Judgement> judgements = new ArrayList<>();
         List<String> escalation = new ArrayList<>(plan.escalationReasons());
+        // An alert a tenant's own rule raised is suspicion for a person, whatever the evidence shows.
+        escalation.addAll(ORIGINS.escalations(alerts));
         for (Proposal p : plan.proposals()) {
             Verdict v = policy.decide(p, ctx);
             judgements.add(new Judgement(p, v));

@@ -224,6 +224,40 @@ class RulesPlannerTest {
         assertTrue(names(p).contains("cordon-node:" + NODE), "proposals: " + names(p));
     }
 
+    @Test
+    void aNodeThatRefusesToLoadTheDriverModuleIsCordonedAndNoAgentIsRestarted() {
+        String driver = "nvidia-driver-daemonset-137fb";
+        EvidenceBundle b = Bundles.node(NODE).agentCrashLooping(PodRole.DRIVER, "gpu-operator", driver)
+                .agentLog(PodRole.DRIVER, "gpu-operator", driver, "driver-module-rejected",
+                        "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service")
+                .agentPod(PodRole.DRIVER, "gpu-operator", driver).build();
+        Diagnosis d = Diagnoses.infrastructure("the node refuses to load the NVIDIA kernel module")
+                .because(idOf(b, Facts.LogMatch.class), 0.75, SYMPTOM)
+                .because(idOf(b, Facts.ContainerState.class), 0.6, RESTART_HELPS).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of("cordon-node:" + NODE), names(p), "a node that cannot load its driver is fenced, nothing restarted");
+    }
+
+    @Test
+    void aNodeThatCannotServeSinceItsAgentsRolloutHoldsTheRolloutInsteadOfFencingTheNode() {
+        EvidenceBundle b = Bundles.node(NODE).agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN)
+                .agentLog(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN, "nvml-mismatch",
+                        "Failed to initialize NVML: Driver/library version mismatch")
+                .rollout("gpu-operator", "nvidia-driver-daemonset", Bundles.AT.minusSeconds(600))
+                .agentPod(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN).build();
+        Diagnosis d = Diagnoses.infrastructure("the NVIDIA kernel driver and the user-space libraries disagree")
+                .because(idOf(b, Facts.LogMatch.class), 0.85, SYMPTOM)
+                .because(idOf(b, Facts.ClusterEvent.class), 0.5)
+                .because(idOf(b, Facts.ContainerState.class), 0.6, RESTART_HELPS).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertFalse(names(p).contains("cordon-node:" + NODE), "proposals: " + names(p));
+        assertTrue(names(p).contains("pause-rollout:gpu-operator/nvidia-driver-daemonset"), "proposals: " + names(p));
+    }
+
     // --- application ---
 
     @Test

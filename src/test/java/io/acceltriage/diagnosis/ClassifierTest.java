@@ -158,7 +158,7 @@ class ClassifierTest {
     }
 
     @ParameterizedTest(name = "clock event reasons {0}")
-    @ValueSource(ints = {0x8, 0x40, 0x80, 0x40 | 0x1})
+    @ValueSource(ints = {0x8, 0x20, 0x40, 0x80, 0x40 | 0x1, 0x20 | 0x1})
     void hardwareSlowdownThermalOrPowerBrakeClockReasonsAreDegradation(int reasons) {
         Diagnosis d = classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", 0, reasons));
 
@@ -166,9 +166,10 @@ class ClassifierTest {
         assertTrue(d.degradation(), "slow, not broken");
     }
 
-    @Test
-    void aSoftwarePowerCapClockReasonIsNoFault() {
-        assertEquals(Family.NONE, classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", 0, 0x4)).family());
+    @ParameterizedTest(name = "clock event reasons {0}")
+    @ValueSource(ints = {0x1, 0x2, 0x4, 0x1 | 0x4})
+    void idleApplicationClocksOrASoftwarePowerCapAreNoFault(int reasons) {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", 0, reasons)).family());
     }
 
     @Test
@@ -321,6 +322,18 @@ class ClassifierTest {
     }
 
     @Test
+    void aNodeAgentWhoseImageHasNoBuildForTheNodesArchitectureIsThePlatformsNotAWorkloads() {
+        String plugin = "nvidia-device-plugin-daemonset-k2x9q";
+        String line = "exec /usr/bin/nvidia-device-plugin: exec format error";
+        // A node agent's line matches both signatures (the workload's one is not agent-only): the agent's must win.
+        Diagnosis d = classify(Bundles.node(NODE).agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", plugin)
+                .agentLog(PodRole.DEVICE_PLUGIN, "gpu-operator", plugin, "exec-format-error", line)
+                .agentLog(PodRole.DEVICE_PLUGIN, "gpu-operator", plugin, "agent-exec-format-error", line));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+    }
+
+    @Test
     void aDriverLibraryVersionMismatchIsInfrastructure() {
         Diagnosis d = classify(Bundles.node(NODE)
                 .agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", "nvidia-device-plugin-daemonset-x7k2p")
@@ -334,7 +347,16 @@ class ClassifierTest {
         return Stream.of(
                 Arguments.of("UnexpectedAdmissionError", "Allocate failed due to device plugin GetPreferredAllocation rpc failed"),
                 Arguments.of("FailedCreatePodSandBox", "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get"
-                        + " sandbox runtime: no runtime for \"nvidia\" is configured"));
+                        + " sandbox runtime: no runtime for \"nvidia\" is configured"),
+                // kubernetes-sigs/dra-driver-nvidia-gpu#814: the kubelet's DRA driver registration lost after a plugin restart.
+                Arguments.of("FailedPrepareDynamicResources", "Failed to prepare dynamic resources: prepare dynamic resources: DRA driver"
+                        + " gpu.nvidia.com is not registered"),
+                // NVIDIA/nvidia-container-toolkit#48: a running container's device cgroup reset by a systemd daemon-reload.
+                Arguments.of("Unhealthy", "Readiness probe failed: Failed to initialize NVML: Unknown Error"),
+                // nvidia-container-toolkit#1239: the node's CDI spec does not name the GPU the device plugin handed out.
+                Arguments.of("Failed", "Error: failed to create containerd task: failed to create shim task: OCI runtime create failed:"
+                        + " could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI"
+                        + " devices: unresolvable CDI devices management.nvidia.com/gpu=GPU-0e1d8d3b-2f42-f447-0d49-eff2a5a67348"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -351,6 +373,8 @@ class ClassifierTest {
                 Arguments.of("device-side-assert", "RuntimeError: CUDA error: device-side assert triggered"),
                 Arguments.of("python-traceback", "Traceback (most recent call last):"),
                 Arguments.of("hip-oom", "RuntimeError: HIP out of memory. Tried to allocate 4.00 GiB"),
+                Arguments.of("exec-format-error", "exec /usr/local/bin/python3: exec format error"),
+                Arguments.of("nccl-invalid-usage", "h100-jax-01:1:1 [0] misc/socket.cc:484 NCCL WARN Bootstrap : no socket interface found"),
                 Arguments.of("cuda-oom", "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to"
                         + " allocate 17.2G on TPU"));
     }

@@ -1,0 +1,82 @@
+package io.acceltriage.evidence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The shipped log signatures against lines as the vendors print them (the source of each in the knowledge file), and
+ * against their look-alikes: a class of message is recognised, not one incident's string.
+ */
+class LogSignaturesOfVendorLinesTest {
+
+    static final SignatureCatalogue SHIPPED = SignatureCatalogue.load();
+
+    static List<String> ids(String line, PodRole role) {
+        return SHIPPED.match(line, role).stream().map(SignatureCatalogue.Signature::id).toList();
+    }
+
+    static Stream<Arguments> vendorLines() {
+        return Stream.of(
+                Arguments.of("exec-format-error", PodRole.WORKLOAD, "exec /node-problem-detector: exec format error"),
+                Arguments.of("exec-format-error", PodRole.WORKLOAD, "/bin/sh: 1: /app/server: cannot execute binary file: Exec format error"),
+                Arguments.of("nccl-invalid-usage", PodRole.WORKLOAD, "h100-jax-02:1:1 [0] misc/socket.cc:484 NCCL WARN Bootstrap : no socket interface found"),
+                Arguments.of("nccl-invalid-usage", PodRole.WORKLOAD, "[rank1]: ncclInvalidUsage: This usually reflects invalid usage of NCCL library."),
+                Arguments.of("nccl-invalid-usage", PodRole.WORKLOAD, "Failed to get NCCL unique id: NCCL operation ncclGetUniqueId(&id) failed: invalid usage"),
+                Arguments.of("nvml-lost-device-access", PodRole.WORKLOAD, "Failed to initialize NVML: Unknown Error"),
+                Arguments.of("driver-not-loaded", PodRole.WORKLOAD, "nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown"),
+                Arguments.of("driver-not-loaded", PodRole.WORKLOAD, "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."),
+                Arguments.of("driver-module-rejected", PodRole.DRIVER, "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service"),
+                Arguments.of("driver-module-rejected", PodRole.DRIVER, "modprobe: ERROR: could not insert 'nvidia_uvm': Required key not available"),
+                Arguments.of("health-check-critical", PodRole.OPERAND,
+                        "time=2026-12-02T09:40:05Z level=WARN msg=\"check failed\" check=gpu_count severity=CRITICAL gpu_count=3 expected_gpu_count=4"),
+                Arguments.of("health-check-critical", PodRole.OPERAND,
+                        "{\"node\":\"n\",\"results\":[{\"check_id\":\"nvlink_active\",\"severity\":\"CRITICAL\",\"entity\":\"GPU 5\"}]}"),
+                Arguments.of("health-check-critical", PodRole.OPERAND, "msg=\"check failed\" check=gpu_xid_79 severity=CRITICAL gpu=2"));
+    }
+
+    @ParameterizedTest(name = "{0}: {2}")
+    @MethodSource("vendorLines")
+    void aVendorsLineIsKnownByItsSignature(String id, PodRole role, String line) {
+        assertTrue(ids(line, role).contains(id), line + " → " + ids(line, role));
+    }
+
+    @Test
+    void nvmlUnknownErrorIsALostDeviceAccessNotADriverLibraryMismatch() {
+        assertEquals(List.of("nvml-lost-device-access"), ids("Failed to initialize NVML: Unknown Error", PodRole.WORKLOAD));
+        assertTrue(ids("Failed to initialize NVML: Driver/library version mismatch", PodRole.WORKLOAD).contains("nvml-mismatch"));
+    }
+
+    @Test
+    void anExecFormatErrorIsTheWorkloadsImageInAWorkloadAndThePlatformsInANodeAgent() {
+        assertEquals(List.of("exec-format-error"), ids("exec /usr/local/bin/python3: exec format error", PodRole.WORKLOAD));
+        assertTrue(ids("exec /usr/bin/nvidia-device-plugin: exec format error", PodRole.DEVICE_PLUGIN).contains("agent-exec-format-error"));
+    }
+
+    @Test
+    void aHealthVerdictPrintedByAWorkloadIsNoVerdict() {
+        assertFalse(ids("check=gpu_count severity=CRITICAL", PodRole.WORKLOAD).contains("health-check-critical"));
+    }
+
+    @Test
+    void aPassingOrNonDeviceHealthCheckIsNoDeviceVerdict() {
+        assertFalse(ids("check=gpu_count severity=PASS", PodRole.OPERAND).contains("health-check-critical"));
+        assertFalse(ids("{\"check_id\":\"gpu_xid_48\",\"severity\":\"PASS\"},{\"check_id\":\"disk_space\",\"severity\":\"CRITICAL\"}",
+                PodRole.OPERAND).contains("health-check-critical"));
+    }
+
+    @Test
+    void onlyLinesThatLeaveTheNodeUnableToServeAreMarkedSo() {
+        assertTrue(SHIPPED.cannotServe().containsAll(List.of("nvml-mismatch", "driver-not-loaded", "driver-module-rejected")));
+        // A container that lost its devices, or a driver package that does not fit a new kernel image (a fleet's pattern): no fence.
+        assertFalse(SHIPPED.cannotServe().contains("nvml-lost-device-access"));
+        assertFalse(SHIPPED.cannotServe().contains("driver-install-failed"));
+    }
+}
