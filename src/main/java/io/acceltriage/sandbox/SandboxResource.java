@@ -114,6 +114,11 @@ public class SandboxResource {
             alert = sandbox.get().inject(fault);
         } catch (IllegalArgumentException e) {
             return error(400, e.getMessage());
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            // The fault's edit met a change the service made to the same object meanwhile (its own cordon, a restart).
+            if (e.getCode() != 409) throw e;
+            return error(409, "the simulated cluster changed while the fault was injected (" + e.getMessage()
+                    + "); inject it again");
         }
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("fault", fault);
