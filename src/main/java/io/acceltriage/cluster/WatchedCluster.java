@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  * JobSet, LeaderWorkerSet and PyTorchJob where the cluster serves them), PodDisruptionBudgets and events.
  * A kind not yet synced, or not watched, is read from the API server as before. This process's own
  * writes ({@link ClusterWrites}) make the objects written read from the API server until the watch has
- * delivered them, so a cap counts the node cordoned a moment ago.
+ * delivered them, so a cap counts the node cordoned a moment ago; once the view holds the version a write
+ * was answered with (or a deleted object is gone from it), the object is the view's again without a request.
  */
 public final class WatchedCluster implements ClusterReads, AutoCloseable {
 
@@ -49,7 +50,24 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
     private final Map<String, SharedIndexInformer<? extends HasMetadata>> owners = new LinkedHashMap<>();
     private final Map<String, String> resources = new ConcurrentHashMap<>();
     /** Objects this process wrote that the watch may not have delivered yet: "resource|ns/name". */
-    private final Map<String, Boolean> written = new ConcurrentHashMap<>();
+    private final Map<String, Pending> written = new ConcurrentHashMap<>();
+
+    /** A write of this process: whether it deleted the object, and the resourceVersion the API server answered it with. */
+    private record Pending(boolean deleted, java.util.concurrent.CompletableFuture<String> version) {
+
+        /**
+         * The view's copy shows the write without asking the API server: it holds the answered version or a later one
+         * (for a deletion: the object gone, or a later version of it; the answer of an immediate deletion may carry the
+         * version before it).
+         */
+        boolean heldBy(HasMetadata cached) {
+            if (deleted && cached == null) return true;
+            String answered = version.getNow(null);
+            if (answered == null || cached == null) return false;
+            int c = compare(cached.getMetadata().getResourceVersion(), answered);
+            return deleted ? c > 0 : c >= 0;
+        }
+    }
     private final java.util.concurrent.atomic.AtomicLong resyncs = new java.util.concurrent.atomic.AtomicLong();
 
     private WatchedCluster(KubernetesClient client, Settings settings, Map<String, ResourceDefinitionContext> customKinds) {
@@ -103,8 +121,11 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
             Map<String, ResourceDefinitionContext> customKinds) {
         WatchedCluster view = new WatchedCluster(client, settings, customKinds);
         // only what the view holds: a Lease renewed every few seconds is nothing it would re-read
-        if (writes != null) writes.listen(w -> {
-            if (view.resources.containsValue(w.resource())) view.written.put(key(w.resource(), w.namespace(), w.name()), Boolean.TRUE);
+        if (writes != null) writes.listen(h -> {
+            ClusterWrites.Written w = h.object();
+            if (view.resources.containsValue(w.resource())) {
+                view.written.put(key(w.resource(), w.namespace(), w.name()), new Pending(h.deleted(), h.version()));
+            }
         });
         // an API server down at start, or a watch refused, is retried with the informer's backoff, never given up on:
         // until then the reads go to the API server
@@ -231,9 +252,16 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
     private <T extends HasMetadata> T fresh(String resource, String ns, String name, SharedIndexInformer<T> inf, Supplier<T> read) {
         String storeKey = ns == null ? name : ns + "/" + name;
         String key = key(resource, ns, name);
-        if (!written.containsKey(key)) return inf.getStore().getByKey(storeKey);
+        Pending pending = written.get(key);
+        T cached = inf.getStore().getByKey(storeKey);
+        if (pending == null) return cached;
+        // the watch has delivered the write: no request
+        if (pending.heldBy(cached)) {
+            written.remove(key, pending);
+            return cached;
+        }
         T now = read.get();
-        if (caughtUp(inf.getStore().getByKey(storeKey), now)) written.remove(key);
+        if (caughtUp(inf.getStore().getByKey(storeKey), now)) written.remove(key, pending);
         return now;
     }
 
@@ -267,13 +295,24 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
     /** The view holds the version the API server just answered with, or a later one. */
     private static boolean caughtUp(HasMetadata cached, HasMetadata now) {
         if (now == null || cached == null) return now == cached;
-        String a = cached.getMetadata().getResourceVersion();
-        String b = now.getMetadata().getResourceVersion();
+        return compare(cached.getMetadata().getResourceVersion(), now.getMetadata().getResourceVersion()) >= 0;
+    }
+
+    /**
+     * Two resourceVersions as numbers (what the API server's etcd gives); opaque ones say only equal (0) or not
+     * comparable ({@link Integer#MIN_VALUE}).
+     */
+    private static int compare(String a, String b) {
         try {
-            return Long.parseLong(a) >= Long.parseLong(b);
+            return Long.compare(Long.parseLong(a), Long.parseLong(b));
         } catch (NumberFormatException e) {
-            return Objects.equals(a, b); // opaque versions: only equality says anything
+            return Objects.equals(a, b) ? 0 : Integer.MIN_VALUE;
         }
+    }
+
+    /** The view's own copy of a node, whatever this process wrote (tests). */
+    Node cachedNode(String name) {
+        return nodes.getStore().getByKey(name);
     }
 
     private static String key(String resource, String ns, String name) {

@@ -162,11 +162,14 @@ final class ClusterCollector {
         if (nodeName != null && node == null) {
             gaps.add(Gap.absent(Source.CLUSTER, "node " + nodeName + " is not known to the API server"));
         }
+        // The DRA slices are no watched kind: their request runs beside the logs and the exporter scrape, and what
+        // they show is put here, in its place among the node's observations, once the logs have been asked for.
+        int taintsAt = -1;
         if (node != null) {
             pool = knowledge.poolOf(labels(node));
             cordoned = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
             observeNode(node, pool, obs);
-            observeDeviceTaints(nodeName, join(slices), obs);
+            taintsAt = obs.size();
             try {
                 observeBehindPool(node, pool, obs);
             } catch (KubernetesClientException e) {
@@ -235,6 +238,11 @@ final class ClusterCollector {
             }
         }
         early.logTargets(logs.stream().filter(t -> !earlyLogs.contains(t)).toList());
+        if (taintsAt >= 0) {
+            List<Observation> taints = new ArrayList<>();
+            observeDeviceTaints(nodeName, join(slices), taints);
+            obs.addAll(taintsAt, taints);
+        }
         join(focusOwners);
         // The workloads' pods (to find the nodes a gang or a Deployment spans) are listed while the owners are walked.
         Map<String, CompletableFuture<List<Pod>>> namespacePods = new ConcurrentHashMap<>();
