@@ -69,6 +69,12 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
         }
     }
     private final java.util.concurrent.atomic.AtomicLong resyncs = new java.util.concurrent.atomic.AtomicLong();
+    /** Reads of this process's own writes the view cannot vouch for yet, several at once. */
+    private final java.util.concurrent.ExecutorService rereads = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "acceltriage-view-reread");
+        t.setDaemon(true);
+        return t;
+    });
 
     private WatchedCluster(KubernetesClient client, Settings settings, Map<String, ResourceDefinitionContext> customKinds) {
         this.client = client;
@@ -235,6 +241,7 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
     @Override
     public void close() {
         informers().forEach(SharedIndexInformer::stop);
+        rereads.shutdownNow();
     }
 
     private List<SharedIndexInformer<? extends HasMetadata>> informers() {
@@ -272,14 +279,27 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
         if (mine.isEmpty()) return cached;
         Map<String, T> out = new LinkedHashMap<>();
         cached.forEach(o -> out.put(Cache.metaNamespaceKeyFunc(o), o));
+        // the objects the view cannot vouch for yet (a drain's evictions) are asked for at once, not one after another
+        Map<String, java.util.concurrent.CompletableFuture<T>> asked = new LinkedHashMap<>();
         for (String k : mine) {
             String storeKey = k.substring(prefix.length());
             int slash = storeKey.indexOf('/');
             String ns = slash < 0 ? null : storeKey.substring(0, slash);
             String name = slash < 0 ? storeKey : storeKey.substring(slash + 1);
-            T now = fresh(resource, ns, name, inf, () -> reread(inf, ns, name));
-            out.remove(storeKey);
-            if (now != null && belongs.test(now)) out.put(storeKey, now);
+            java.util.function.Supplier<T> now = () -> fresh(resource, ns, name, inf, () -> reread(inf, ns, name));
+            asked.put(storeKey, mine.size() == 1 ? java.util.concurrent.CompletableFuture.completedFuture(now.get())
+                    : java.util.concurrent.CompletableFuture.supplyAsync(now, rereads));
+        }
+        for (Map.Entry<String, java.util.concurrent.CompletableFuture<T>> a : asked.entrySet()) {
+            T now;
+            try {
+                now = a.getValue().join();
+            } catch (java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) throw r; // the API server's failure, as a direct read throws it
+                throw e;
+            }
+            out.remove(a.getKey());
+            if (now != null && belongs.test(now)) out.put(a.getKey(), now);
         }
         return new ArrayList<>(out.values());
     }

@@ -165,6 +165,46 @@ class WatchedClusterTest {
     }
 
     @Test
+    void ownEvictionsTheViewCannotVouchForAreAskedForAtOnce() throws Exception {
+        // a client whose reads of single pods in "drain" are held 300 ms each, counting how many are in flight together
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        ClusterWrites heard = new ClusterWrites();
+        KubernetesClient held = new KubernetesClientBuilder().withConfig(world.client().getConfiguration())
+                .withHttpClientBuilderConsumer(b -> {
+                    b.addOrReplaceInterceptor(ClusterWrites.NAME, heard);
+                    b.addOrReplaceInterceptor("hold", new Interceptor() {
+                        @Override
+                        public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                            if (!request.method().equals("GET") || !request.uri().getPath().startsWith("/api/v1/namespaces/drain/pods/")) return;
+                            most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                            try {
+                                Thread.sleep(300);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            } finally {
+                                inFlight.decrementAndGet();
+                            }
+                        }
+                    });
+                }).build();
+        try (WatchedCluster drained = WatchedCluster.start(held, heard, WatchedCluster.Settings.DEFAULT)) {
+            for (int i = 0; i < 3; i++) {
+                world.client().pods().inNamespace("drain").resource(new PodBuilder().withNewMetadata().withNamespace("drain")
+                        .withName("p" + i).endMetadata().withNewSpec().withNodeName("gpu-h100-10").addNewContainer().withName("c")
+                        .withImage("busybox").endContainer().endSpec().withNewStatus().withPhase("Running").endStatus().build()).create();
+            }
+            await("the view and its pods", () -> drained.synced() && drained.podsIn("drain").size() == 3);
+            for (int i = 0; i < 3; i++) assertTrue(held.pods().inNamespace("drain").withName("p" + i).evict());
+            most.set(0);
+            assertEquals(List.of(), drained.podsIn("drain"), "evicted: none left, as the API server says");
+            assertEquals(3, most.get(), "the three evicted pods were read again at once, not one after another");
+        } finally {
+            held.close();
+        }
+    }
+
+    @Test
     void podsAppearAndDisappear() {
         Pod pod = new PodBuilder().withNewMetadata().withNamespace("default").withName("watched-pod").addToLabels("app", "watched")
                 .endMetadata().withNewSpec().withNodeName("gpu-h100-05").addNewContainer().withName("c").withImage("busybox").endContainer()
