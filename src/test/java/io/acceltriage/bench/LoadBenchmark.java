@@ -216,7 +216,7 @@ class LoadBenchmark {
             JsonNode injected = service.postJson("/api/v1/sandbox/faults", fault, 202);
             long ms = awaitDecision(service, injected.get("alert").get("fingerprint").asText()).toMillis();
             millis.add(ms);
-            what.put(ms, fault);
+            what.put(ms, "sample " + (i + 1) + " of " + Math.min(TRIAGE_SAMPLES, nodes.size()) + ": " + fault);
         }
         // counted at the service's client of the simulated API server: the triages' reads, and what else ran meanwhile
         long requests = service.getJson("/api/v1/sandbox/api-requests").get("requests").asLong() - requestsBefore;
