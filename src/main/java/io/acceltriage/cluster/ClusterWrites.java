@@ -63,10 +63,7 @@ public final class ClusterWrites implements Interceptor {
                 synchronized (answer) {
                     if (!hooked) {
                         hooked = true;
-                        body.done().whenComplete((ok, failed) -> {
-                            versions.remove(request);
-                            version.complete(failed == null ? versionOf(answer) : null);
-                        });
+                        body.done().whenComplete((ok, failed) -> version.complete(failed == null ? versionOf(answer) : null));
                     }
                     for (ByteBuffer b : chunks) {
                         if (answer.size() + b.remaining() > MAX_ANSWER) continue;
@@ -89,7 +86,8 @@ public final class ClusterWrites implements Interceptor {
     @Override
     public void after(HttpRequest request, HttpResponse<?> response, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
         if ("GET".equals(request.method())) return;
-        CompletableFuture<String> version = versions.get(request);
+        // taken out here, not when the answer has been read: an answer with no body would leave it behind for good
+        CompletableFuture<String> version = versions.remove(request);
         if (response.code() >= 300) {
             if (version != null) version.complete(null);
             return;
