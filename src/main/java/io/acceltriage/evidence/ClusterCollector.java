@@ -70,6 +70,21 @@ final class ClusterCollector {
 
         /** These logs will be read whatever the owners turn out to be. */
         void logTargets(List<LogTarget> targets);
+
+        /** The node agents ({@code namespace/pod}) seen not ready or restarting, as soon as the pods have been observed. */
+        default void failingAgents(Set<String> agents) {
+        }
+    }
+
+    /** The node agents among the observations that run not ready or have restarted: {@code namespace/pod}. */
+    static Set<String> failingAgents(List<Observation> observations) {
+        Set<String> out = new LinkedHashSet<>();
+        for (Observation o : observations) {
+            if (o.fact() instanceof Facts.ContainerState c && c.role().nodeAgent() && (!c.ready() || c.restarts() > 0)) {
+                out.add(c.namespace() + "/" + c.pod());
+            }
+        }
+        return out;
     }
 
     ClusterCollector(ClusterReads reads, NodeAgents knowledge, Executor executor) {
@@ -238,6 +253,7 @@ final class ClusterCollector {
             }
         }
         early.logTargets(logs.stream().filter(t -> !earlyLogs.contains(t)).toList());
+        early.failingAgents(failingAgents(obs));
         if (taintsAt >= 0) {
             List<Observation> taints = new ArrayList<>();
             observeDeviceTaints(nodeName, join(slices), taints);
