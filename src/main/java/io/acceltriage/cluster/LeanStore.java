@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 /**
  * An informer's store that keeps what the responder reads and drops what only bulks an object up: the
  * managed-fields bookkeeping and kubectl's last-applied copy of the whole object, which together are
- * often larger than the rest of it.
+ * often larger than the rest of it. A pod is kept trimmed to what the responder reads ({@link TrimmedPod}).
  */
 class LeanStore<T extends HasMetadata> implements ItemStore<T> {
 
@@ -53,7 +53,9 @@ class LeanStore<T extends HasMetadata> implements ItemStore<T> {
         return items.get(key);
     }
 
+    @SuppressWarnings("unchecked")
     static <T extends HasMetadata> T lean(T obj) {
+        if (obj instanceof io.fabric8.kubernetes.api.model.Pod pod) return (T) TrimmedPod.of(pod);
         var meta = obj.getMetadata();
         if (meta == null) return obj;
         meta.setManagedFields(null);

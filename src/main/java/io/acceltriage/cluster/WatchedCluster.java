@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  * JobSet, LeaderWorkerSet and PyTorchJob where the cluster serves them), PodDisruptionBudgets and events.
  * A kind not yet synced, or not watched, is read from the API server as before. This process's own
  * writes ({@link ClusterWrites}) make the objects written read from the API server until the watch has
- * delivered them, so a cap counts the node cordoned a moment ago.
+ * delivered them, so a cap counts the node cordoned a moment ago; once the view holds the version a write
+ * was answered with (or a deleted object is gone from it), the object is the view's again without a request.
  */
 public final class WatchedCluster implements ClusterReads, AutoCloseable {
 
@@ -49,8 +50,31 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
     private final Map<String, SharedIndexInformer<? extends HasMetadata>> owners = new LinkedHashMap<>();
     private final Map<String, String> resources = new ConcurrentHashMap<>();
     /** Objects this process wrote that the watch may not have delivered yet: "resource|ns/name". */
-    private final Map<String, Boolean> written = new ConcurrentHashMap<>();
+    private final Map<String, Pending> written = new ConcurrentHashMap<>();
+
+    /** A write of this process: whether it deleted the object, and the resourceVersion the API server answered it with. */
+    private record Pending(boolean deleted, java.util.concurrent.CompletableFuture<String> version) {
+
+        /**
+         * The view's copy shows the write without asking the API server: it holds the answered version or a later one
+         * (for a deletion: the object gone, or a later version of it; the answer of an immediate deletion may carry the
+         * version before it).
+         */
+        boolean heldBy(HasMetadata cached) {
+            if (deleted && cached == null) return true;
+            String answered = version.getNow(null);
+            if (answered == null || cached == null) return false;
+            int c = compare(cached.getMetadata().getResourceVersion(), answered);
+            return deleted ? c > 0 : c >= 0;
+        }
+    }
     private final java.util.concurrent.atomic.AtomicLong resyncs = new java.util.concurrent.atomic.AtomicLong();
+    /** Reads of this process's own writes the view cannot vouch for yet, several at once. */
+    private final java.util.concurrent.ExecutorService rereads = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "acceltriage-view-reread");
+        t.setDaemon(true);
+        return t;
+    });
 
     private WatchedCluster(KubernetesClient client, Settings settings, Map<String, ResourceDefinitionContext> customKinds) {
         this.client = client;
@@ -103,8 +127,11 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
             Map<String, ResourceDefinitionContext> customKinds) {
         WatchedCluster view = new WatchedCluster(client, settings, customKinds);
         // only what the view holds: a Lease renewed every few seconds is nothing it would re-read
-        if (writes != null) writes.listen(w -> {
-            if (view.resources.containsValue(w.resource())) view.written.put(key(w.resource(), w.namespace(), w.name()), Boolean.TRUE);
+        if (writes != null) writes.listen(h -> {
+            ClusterWrites.Written w = h.object();
+            if (view.resources.containsValue(w.resource())) {
+                view.written.put(key(w.resource(), w.namespace(), w.name()), new Pending(h.deleted(), h.version()));
+            }
         });
         // an API server down at start, or a watch refused, is retried with the informer's backoff, never given up on:
         // until then the reads go to the API server
@@ -214,6 +241,7 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
     @Override
     public void close() {
         informers().forEach(SharedIndexInformer::stop);
+        rereads.shutdownNow();
     }
 
     private List<SharedIndexInformer<? extends HasMetadata>> informers() {
@@ -231,9 +259,16 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
     private <T extends HasMetadata> T fresh(String resource, String ns, String name, SharedIndexInformer<T> inf, Supplier<T> read) {
         String storeKey = ns == null ? name : ns + "/" + name;
         String key = key(resource, ns, name);
-        if (!written.containsKey(key)) return inf.getStore().getByKey(storeKey);
+        Pending pending = written.get(key);
+        T cached = inf.getStore().getByKey(storeKey);
+        if (pending == null) return cached;
+        // the watch has delivered the write: no request
+        if (pending.heldBy(cached)) {
+            written.remove(key, pending);
+            return cached;
+        }
         T now = read.get();
-        if (caughtUp(inf.getStore().getByKey(storeKey), now)) written.remove(key);
+        if (caughtUp(inf.getStore().getByKey(storeKey), now)) written.remove(key, pending);
         return now;
     }
 
@@ -244,14 +279,27 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
         if (mine.isEmpty()) return cached;
         Map<String, T> out = new LinkedHashMap<>();
         cached.forEach(o -> out.put(Cache.metaNamespaceKeyFunc(o), o));
+        // the objects the view cannot vouch for yet (a drain's evictions) are asked for at once, not one after another
+        Map<String, java.util.concurrent.CompletableFuture<T>> asked = new LinkedHashMap<>();
         for (String k : mine) {
             String storeKey = k.substring(prefix.length());
             int slash = storeKey.indexOf('/');
             String ns = slash < 0 ? null : storeKey.substring(0, slash);
             String name = slash < 0 ? storeKey : storeKey.substring(slash + 1);
-            T now = fresh(resource, ns, name, inf, () -> reread(inf, ns, name));
-            out.remove(storeKey);
-            if (now != null && belongs.test(now)) out.put(storeKey, now);
+            java.util.function.Supplier<T> now = () -> fresh(resource, ns, name, inf, () -> reread(inf, ns, name));
+            asked.put(storeKey, mine.size() == 1 ? java.util.concurrent.CompletableFuture.completedFuture(now.get())
+                    : java.util.concurrent.CompletableFuture.supplyAsync(now, rereads));
+        }
+        for (Map.Entry<String, java.util.concurrent.CompletableFuture<T>> a : asked.entrySet()) {
+            T now;
+            try {
+                now = a.getValue().join();
+            } catch (java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) throw r; // the API server's failure, as a direct read throws it
+                throw e;
+            }
+            out.remove(a.getKey());
+            if (now != null && belongs.test(now)) out.put(a.getKey(), now);
         }
         return new ArrayList<>(out.values());
     }
@@ -267,13 +315,24 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
     /** The view holds the version the API server just answered with, or a later one. */
     private static boolean caughtUp(HasMetadata cached, HasMetadata now) {
         if (now == null || cached == null) return now == cached;
-        String a = cached.getMetadata().getResourceVersion();
-        String b = now.getMetadata().getResourceVersion();
+        return compare(cached.getMetadata().getResourceVersion(), now.getMetadata().getResourceVersion()) >= 0;
+    }
+
+    /**
+     * Two resourceVersions as numbers (what the API server's etcd gives); opaque ones say only equal (0) or not
+     * comparable ({@link Integer#MIN_VALUE}).
+     */
+    private static int compare(String a, String b) {
         try {
-            return Long.parseLong(a) >= Long.parseLong(b);
+            return Long.compare(Long.parseLong(a), Long.parseLong(b));
         } catch (NumberFormatException e) {
-            return Objects.equals(a, b); // opaque versions: only equality says anything
+            return Objects.equals(a, b) ? 0 : Integer.MIN_VALUE;
         }
+    }
+
+    /** The view's own copy of a node, whatever this process wrote (tests). */
+    Node cachedNode(String name) {
+        return nodes.getStore().getByKey(name);
     }
 
     private static String key(String resource, String ns, String name) {

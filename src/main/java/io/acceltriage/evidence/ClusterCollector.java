@@ -71,6 +71,21 @@ final class ClusterCollector {
 
         /** These logs will be read whatever the owners turn out to be. */
         void logTargets(List<LogTarget> targets);
+
+        /** The node agents ({@code namespace/pod}) seen not ready or restarting, as soon as the pods have been observed. */
+        default void failingAgents(Set<String> agents) {
+        }
+    }
+
+    /** The node agents among the observations that run not ready or have restarted: {@code namespace/pod}. */
+    static Set<String> failingAgents(List<Observation> observations) {
+        Set<String> out = new LinkedHashSet<>();
+        for (Observation o : observations) {
+            if (o.fact() instanceof Facts.ContainerState c && c.role().nodeAgent() && (!c.ready() || c.restarts() > 0)) {
+                out.add(c.namespace() + "/" + c.pod());
+            }
+        }
+        return out;
     }
 
     ClusterCollector(ClusterReads reads, NodeAgents knowledge, Executor executor) {
@@ -163,11 +178,14 @@ final class ClusterCollector {
         if (nodeName != null && node == null) {
             gaps.add(Gap.absent(Source.CLUSTER, "node " + nodeName + " is not known to the API server"));
         }
+        // The DRA slices are no watched kind: their request runs beside the logs and the exporter scrape, and what
+        // they show is put here, in its place among the node's observations, once the logs have been asked for.
+        int taintsAt = -1;
         if (node != null) {
             pool = knowledge.poolOf(labels(node));
             cordoned = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
-            observeNode(node, pool, draNodes(join(slices)), obs);
-            observeDeviceTaints(nodeName, join(slices), obs);
+            observeNode(node, pool, () -> draNodes(join(slices)), obs);
+            taintsAt = obs.size();
             try {
                 observeBehindPool(node, pool, obs);
             } catch (KubernetesClientException e) {
@@ -180,7 +198,7 @@ final class ClusterCollector {
             Node member = join(m.getValue());
             if (member == null) continue;
             memberNodes.add(m.getKey());
-            observeNode(member, knowledge.poolOf(labels(member)), draNodes(join(slices)), obs);
+            observeNode(member, knowledge.poolOf(labels(member)), () -> draNodes(join(slices)), obs);
         }
 
         List<Node> readNodes = new ArrayList<>();
@@ -236,6 +254,12 @@ final class ClusterCollector {
             }
         }
         early.logTargets(logs.stream().filter(t -> !earlyLogs.contains(t)).toList());
+        early.failingAgents(failingAgents(obs));
+        if (taintsAt >= 0) {
+            List<Observation> taints = new ArrayList<>();
+            observeDeviceTaints(nodeName, join(slices), taints);
+            obs.addAll(taintsAt, taints);
+        }
         join(focusOwners);
         // The workloads' pods (to find the nodes a gang or a Deployment spans) are listed while the owners are walked.
         Map<String, CompletableFuture<List<Pod>>> namespacePods = new ConcurrentHashMap<>();
@@ -321,8 +345,12 @@ final class ClusterCollector {
         return out;
     }
 
-    /** {@code draNodes}: nodes whose devices are published as DRA ResourceSlices ({@link #draNodes}). */
-    private void observeNode(Node node, String pool, Set<String> draNodes, List<Observation> obs) {
+    /**
+     * {@code draNodes}: nodes whose devices are published as DRA ResourceSlices ({@link #draNodes}); asked for only
+     * when the node advertises no extended resource, so a node that does never waits for the slices (not a watched
+     * kind, read beside the logs).
+     */
+    private void observeNode(Node node, String pool, java.util.function.Supplier<Set<String>> draNodes, List<Observation> obs) {
         String name = node.getMetadata().getName();
         Map<String, Quantity> capacity = orEmpty(node.getStatus().getCapacity());
         Map<String, Quantity> allocatable = orEmpty(node.getStatus().getAllocatable());
@@ -340,7 +368,7 @@ final class ClusterCollector {
                 continue;
             }
             // A DRA-only node has no extended resource at all (not even 0): its devices are in its ResourceSlices.
-            if (!capacity.containsKey(resource) && draNodes.contains(name)) continue;
+            if (!capacity.containsKey(resource) && draNodes.get().contains(name)) continue;
             int cap = amount(capacity.get(resource));
             int alloc = amount(allocatable.get(resource));
             int exp = expected != null && resource.equals(defaultResource(labels)) ? expected : cap;

@@ -62,6 +62,8 @@ public final class EvidenceGatherer {
         // Metrics and logs start the moment the cluster collection knows what to read, not after it.
         Map<String, CompletableFuture<MetricsCollector.Result>> metricsByNode = new ConcurrentHashMap<>();
         List<CompletableFuture<LogCollector.Result>> logFutures = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<CompletableFuture<List<Observation>>> behindRollouts =
+                new java.util.concurrent.atomic.AtomicReference<>(CompletableFuture.completedFuture(List.of()));
         ClusterCollector.Early early = new ClusterCollector.Early() {
             @Override
             public void nodeKnown(String node) {
@@ -71,6 +73,13 @@ public final class EvidenceGatherer {
             @Override
             public void logTargets(List<LogTarget> targets) {
                 targets.forEach(t -> logFutures.add(CompletableFuture.supplyAsync(() -> logs.collect(t), executor)));
+            }
+
+            @Override
+            public void failingAgents(java.util.Set<String> agents) {
+                // A node agent failing right after its DaemonSet rolled out a new revision: the rollout is what to hold.
+                // The revisions are no watched kind: read beside the logs and metrics, not after them.
+                if (!agents.isEmpty()) behindRollouts.set(CompletableFuture.supplyAsync(() -> rollouts.behind(agents, at), executor));
             }
         };
         // A node subject's metrics need nothing from the API server: start them at once.
@@ -86,6 +95,7 @@ public final class EvidenceGatherer {
             view = new ClusterView(node, null, false, node == null ? List.of() : List.of(node),
                     List.of(), List.of(), List.of(), List.of(), List.of(), Map.of());
             logFutures.clear(); // the view that asked for them is gone: read nothing it does not name
+            behindRollouts.set(CompletableFuture.completedFuture(List.of()));
         }
         gaps.addAll(view.gaps());
         final String node = view.node();
@@ -128,14 +138,7 @@ public final class EvidenceGatherer {
             }
         }
 
-        // A node agent failing right after its DaemonSet rolled out a new revision: the rollout is what to hold.
-        java.util.Set<String> failingAgents = new java.util.LinkedHashSet<>();
-        for (Observation o : view.observations()) {
-            if (o.fact() instanceof Facts.ContainerState c && c.role().nodeAgent() && (!c.ready() || c.restarts() > 0)) {
-                failingAgents.add(c.namespace() + "/" + c.pod());
-            }
-        }
-        observations.addAll(rollouts.behind(failingAgents, at));
+        observations.addAll(behindRollouts.get().join());
 
         List<Evidence> items = new ArrayList<>(observations.size());
         for (Observation o : observations) {

@@ -88,6 +88,26 @@ class EvidenceBenchmark {
                         + "(%.1f x if read one after another) | %s", subject.key(), base, withDelay, withDelay / (double) DELAY_MS,
                         DELAY_MS, perTriage, perTriage + 1.0, d.family().wireName()));
             }
+            // The same with the watched cluster view over the delayed client (what the service runs): only what cannot be
+            // watched (the exporter scrape, the container logs, the DRA slices) pays the delay, in one parallel round.
+            try (io.acceltriage.cluster.WatchedCluster view = io.acceltriage.cluster.WatchedCluster.start(delayed, null,
+                    io.acceltriage.cluster.WatchedCluster.Settings.DEFAULT)) {
+                long until = System.nanoTime() + 120_000_000_000L;
+                while (!view.synced()) {
+                    if (System.nanoTime() > until) throw new AssertionError("the view did not sync within 2 minutes");
+                    Thread.sleep(50);
+                }
+                EvidenceGatherer watched = new EvidenceGatherer(view, slowExporters, toolsets, signatures, agents, pool);
+                for (Subject subject : List.of(Subject.node("gpu-h100-07"), Subject.pod("research", "jupyter-alice-0"))) {
+                    for (int i = 0; i < 3; i++) triage(watched, classifier, subject); // warm up
+                    requests.set(0);
+                    long withDelay = median(watched, classifier, subject);
+                    int perTriage = requests.get() / RUNS;
+                    Diagnosis d = classifier.classify(watched.gather(subject, Instant.now()));
+                    report.add(String.format("%-32s watched view, delayed %5d ms = %.2f x %d ms | %d API requests per triage | %s",
+                            subject.key(), withDelay, withDelay / (double) DELAY_MS, DELAY_MS, perTriage, d.family().wireName()));
+                }
+            }
             delayed.close();
         } finally {
             pool.shutdownNow();

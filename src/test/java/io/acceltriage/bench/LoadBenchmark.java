@@ -216,7 +216,7 @@ class LoadBenchmark {
             JsonNode injected = service.postJson("/api/v1/sandbox/faults", fault, 202);
             long ms = awaitDecision(service, injected.get("alert").get("fingerprint").asText()).toMillis();
             millis.add(ms);
-            what.put(ms, fault);
+            what.put(ms, "sample " + (i + 1) + " of " + Math.min(TRIAGE_SAMPLES, nodes.size()) + ": " + fault);
         }
         // counted at the service's client of the simulated API server: the triages' reads, and what else ran meanwhile
         long requests = service.getJson("/api/v1/sandbox/api-requests").get("requests").asLong() - requestsBefore;
@@ -235,8 +235,11 @@ class LoadBenchmark {
     }
 
     /**
-     * From the alert's arrival to the first diagnosis stored after it, in whichever incident it was
-     * filed (a fault on a node of a gang joins the gang's incident and is decided by its re-triage).
+     * From the alert's arrival (its receivedAt: stored when the webhook took it) to its decision audited: the first
+     * diagnosis stored after it and the proposals and verdicts stored with it (one transaction; the last of them is
+     * the end), in whichever incident it was filed (a fault on a node of a gang joins the gang's incident and is
+     * decided by its re-triage). Actions and their verification run afterwards on the executor's workers and are
+     * not counted.
      */
     private static Duration awaitDecision(Service service, String fingerprint) throws Exception {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
@@ -247,12 +250,19 @@ class LoadBenchmark {
                 for (JsonNode a : full.get("alerts")) {
                     if (!a.get("alert").get("fingerprint").asText().equals(fingerprint)) continue;
                     Instant received = Instant.parse(a.get("receivedAt").asText());
+                    Instant decided = null;
                     for (JsonNode r : full.get("timeline")) {
                         Instant at = Instant.parse(r.get("at").asText());
-                        if (r.get("kind").asText().equals("diagnosis") && !at.isBefore(received)) {
-                            return Duration.between(received, at);
+                        String kind = r.get("kind").asText();
+                        if (decided == null) {
+                            if (kind.equals("diagnosis") && !at.isBefore(received)) decided = at;
+                        } else if (kind.equals("proposal") || kind.equals("verdict") || kind.startsWith("model")) {
+                            decided = at.isAfter(decided) ? at : decided;
+                        } else {
+                            break;
                         }
                     }
+                    if (decided != null) return Duration.between(received, decided);
                 }
             }
             Thread.sleep(50);
@@ -268,13 +278,21 @@ class LoadBenchmark {
         }
     }
 
-    /** Until no incident is still being triaged (actions run on the triage worker). */
+    /**
+     * Until no incident is still being triaged and no allowed action is still planned: actions and their
+     * verification run on the executor's workers after the decision, no longer on the triage worker, so an
+     * incident can be past triage while its actions still run.
+     */
     private static void awaitSettled(Service service) throws Exception {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
-        while (service.getJson("/api/v1/incidents?state=triaging").get("items").size() > 0) {
-            if (Instant.now().isAfter(deadline)) throw new AssertionError("incidents still triaging after 3 minutes");
+        while (service.getJson("/api/v1/incidents?state=triaging").get("items").size() > 0 || actionsPlanned(service) > 0) {
+            if (Instant.now().isAfter(deadline)) throw new AssertionError("incidents still triaging or actions still running after 3 minutes");
             Thread.sleep(200);
         }
+    }
+
+    private static int actionsPlanned(Service service) throws Exception {
+        return service.getJson("/api/v1/actions?status=planned").get("items").size();
     }
 
     /** The packaged service with a webhook token and an admin token of the benchmark's, and JSON helpers. */

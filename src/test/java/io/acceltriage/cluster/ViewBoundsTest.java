@@ -79,4 +79,52 @@ class ViewBoundsTest {
         assertEquals(java.util.Map.of("team", "ml"), kept.getMetadata().getAnnotations());
         assertTrue(store.keySet().anyMatch("ml/p"::equals));
     }
+
+    @Test
+    void keepsOfAPodWhatTheRespondersReadAndDropsTheRest() {
+        LeanStore<Pod> store = new LeanStore<>();
+        Pod pod = new PodBuilder().withNewMetadata().withNamespace("ml").withName("w-0").withUid("u1").withResourceVersion("7")
+                .addToLabels("app", "train").addToAnnotations("acceltriage.io/last-checkpoint", "2026-12-02T10:00:00Z")
+                .addNewOwnerReference().withApiVersion("apps/v1").withKind("StatefulSet").withName("train").withUid("u0")
+                .withController(true).endOwnerReference().endMetadata()
+                .withNewSpec().withNodeName("gpu-1").addNewContainer().withName("trainer").withImage("pytorch:24")
+                .addNewPort().withName("metrics").withContainerPort(9400).endPort()
+                .withNewResources().addToLimits("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("8")).endResources()
+                .addNewEnv().withName("SECRET_TOKEN").withValue("x").endEnv().withCommand("torchrun", "train.py")
+                .addNewVolumeMount().withName("data").withMountPath("/data").endVolumeMount().endContainer()
+                .addNewVolume().withName("data").withNewEmptyDir().endEmptyDir().endVolume()
+                .addNewToleration().withKey("nvidia.com/gpu").withOperator("Exists").endToleration().endSpec()
+                .withNewStatus().withPhase("Running").withPodIP("10.0.0.5").withHostIP("10.1.0.1")
+                .addNewCondition().withType("Ready").withStatus("False").withReason("ContainersNotReady").endCondition()
+                .addNewContainerStatus().withName("trainer").withImage("pytorch:24").withReady(false).withRestartCount(3)
+                .withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState()
+                .withNewLastState().withNewTerminated().withExitCode(137).withReason("OOMKilled").endTerminated().endLastState()
+                .endContainerStatus().endStatus().build();
+        store.put(store.getKey(pod), pod);
+        Pod kept = store.get("ml/w-0");
+        assertEquals("7", kept.getMetadata().getResourceVersion());
+        assertEquals(java.util.Map.of("app", "train"), kept.getMetadata().getLabels());
+        assertEquals("2026-12-02T10:00:00Z", kept.getMetadata().getAnnotations().get("acceltriage.io/last-checkpoint"));
+        assertEquals("StatefulSet", kept.getMetadata().getOwnerReferences().get(0).getKind());
+        assertTrue(kept.getMetadata().getOwnerReferences().get(0).getController());
+        assertEquals("gpu-1", kept.getSpec().getNodeName());
+        var c = kept.getSpec().getContainers().get(0);
+        assertEquals("pytorch:24", c.getImage());
+        assertEquals("8", c.getResources().getLimits().get("nvidia.com/gpu").getAmount());
+        assertEquals(9400, c.getPorts().get(0).getContainerPort());
+        assertEquals("10.0.0.5", kept.getStatus().getPodIP());
+        assertEquals("ContainersNotReady", kept.getStatus().getConditions().get(0).getReason());
+        var s = kept.getStatus().getContainerStatuses().get(0);
+        assertEquals(3, s.getRestartCount());
+        assertEquals("CrashLoopBackOff", s.getState().getWaiting().getReason());
+        assertEquals("OOMKilled", s.getLastState().getTerminated().getReason());
+        // what no reader asks for is not held
+        assertNull(c.getEnv(), "a container's environment (often secrets) is not kept");
+        assertNull(c.getCommand());
+        assertNull(c.getVolumeMounts());
+        assertNull(kept.getSpec().getVolumes());
+        assertNull(kept.getSpec().getTolerations());
+        assertNull(kept.getStatus().getHostIP());
+        assertTrue(kept.getAdditionalProperties().isEmpty());
+    }
 }

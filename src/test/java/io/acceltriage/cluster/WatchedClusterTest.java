@@ -114,14 +114,13 @@ class WatchedClusterTest {
     }
 
     @Test
-    void ownWriteIsReadBackFromTheApiUntilTheWatchHasIt() {
+    void ownWriteIsReadAtOnceAndCostsNoRequestOnceTheWatchHasIt() {
         requests.clear();
         observed.nodes().withName("gpu-h100-07").edit(n -> { n.getSpec().setUnschedulable(true); return n; });
         try {
-            // at once, whether or not the watch event has arrived
+            // at once, whether or not the watch event has arrived (if not, from the API server)
             assertTrue(cordoned(view.node("gpu-h100-07")));
             assertTrue(view.nodes().stream().anyMatch(n -> n.getMetadata().getName().equals("gpu-h100-07") && cordoned(n)));
-            assertTrue(count("GET /api/v1/nodes/gpu-h100-07") >= 1, "the written node was read again: " + requests);
             await("the view catches up", () -> {
                 view.node("gpu-h100-07");
                 int before = count("GET /api/v1/nodes/gpu-h100-07");
@@ -131,6 +130,77 @@ class WatchedClusterTest {
             assertTrue(cordoned(view.node("gpu-h100-07")), "the view itself now holds the cordon");
         } finally {
             observed.nodes().withName("gpu-h100-07").edit(n -> { n.getSpec().setUnschedulable(false); return n; });
+        }
+    }
+
+    @Test
+    void ownWriteTheWatchHasDeliveredIsNotReadAgain() {
+        observed.nodes().withName("gpu-h100-08").edit(n -> { n.getSpec().setUnschedulable(true); return n; });
+        try {
+            await("the watch delivers the cordon", () -> cordoned(view.cachedNode("gpu-h100-08")));
+            requests.clear();
+            assertTrue(cordoned(view.node("gpu-h100-08")));
+            assertTrue(view.nodes().stream().anyMatch(n -> n.getMetadata().getName().equals("gpu-h100-08") && cordoned(n)));
+            assertEquals(Map.of(), Map.copyOf(requests), "the view holds the version the cordon was answered with: no request");
+        } finally {
+            observed.nodes().withName("gpu-h100-08").edit(n -> { n.getSpec().setUnschedulable(false); return n; });
+        }
+    }
+
+    @Test
+    void ownEvictionIsReadFromTheApiUntilTheWatchHasIt() {
+        // an eviction is answered with a Status, which names no version of the pod: the view cannot tell it has caught up
+        Pod pod = new PodBuilder().withNewMetadata().withNamespace("default").withName("evicted-pod").endMetadata()
+                .withNewSpec().withNodeName("gpu-h100-09").addNewContainer().withName("c").withImage("busybox").endContainer()
+                .endSpec().withNewStatus().withPhase("Running").endStatus().build();
+        world.client().pods().inNamespace("default").resource(pod).create();
+        await("the pod appears", () -> view.pod("default", "evicted-pod") != null);
+        requests.clear();
+        assertTrue(observed.pods().inNamespace("default").withName("evicted-pod").evict(), "the sandbox allows the eviction");
+        assertNull(view.pod("default", "evicted-pod"), "evicted: gone at once, as the API server says");
+        assertTrue(count("GET /api/v1/namespaces/default/pods/evicted-pod") >= 1, "asked the API server: " + requests);
+        int asked = count("GET /api/v1/namespaces/default/pods/evicted-pod");
+        assertNull(view.pod("default", "evicted-pod"));
+        assertEquals(asked, count("GET /api/v1/namespaces/default/pods/evicted-pod"), "once it answered gone, the view has caught up");
+    }
+
+    @Test
+    void ownEvictionsTheViewCannotVouchForAreAskedForAtOnce() throws Exception {
+        // a client whose reads of single pods in "drain" are held 300 ms each, counting how many are in flight together
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        ClusterWrites heard = new ClusterWrites();
+        KubernetesClient held = new KubernetesClientBuilder().withConfig(world.client().getConfiguration())
+                .withHttpClientBuilderConsumer(b -> {
+                    b.addOrReplaceInterceptor(ClusterWrites.NAME, heard);
+                    b.addOrReplaceInterceptor("hold", new Interceptor() {
+                        @Override
+                        public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                            if (!request.method().equals("GET") || !request.uri().getPath().startsWith("/api/v1/namespaces/drain/pods/")) return;
+                            most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                            try {
+                                Thread.sleep(300);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            } finally {
+                                inFlight.decrementAndGet();
+                            }
+                        }
+                    });
+                }).build();
+        try (WatchedCluster drained = WatchedCluster.start(held, heard, WatchedCluster.Settings.DEFAULT)) {
+            for (int i = 0; i < 3; i++) {
+                world.client().pods().inNamespace("drain").resource(new PodBuilder().withNewMetadata().withNamespace("drain")
+                        .withName("p" + i).endMetadata().withNewSpec().withNodeName("gpu-h100-10").addNewContainer().withName("c")
+                        .withImage("busybox").endContainer().endSpec().withNewStatus().withPhase("Running").endStatus().build()).create();
+            }
+            await("the view and its pods", () -> drained.synced() && drained.podsIn("drain").size() == 3);
+            for (int i = 0; i < 3; i++) assertTrue(held.pods().inNamespace("drain").withName("p" + i).evict());
+            most.set(0);
+            assertEquals(List.of(), drained.podsIn("drain"), "evicted: none left, as the API server says");
+            assertEquals(3, most.get(), "the three evicted pods were read again at once, not one after another");
+        } finally {
+            held.close();
         }
     }
 
