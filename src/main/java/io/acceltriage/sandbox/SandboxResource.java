@@ -115,8 +115,9 @@ public class SandboxResource {
         } catch (IllegalArgumentException e) {
             return error(400, e.getMessage());
         } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-            // The fault's edit met a change the service made to the same object meanwhile (its own cordon, a restart).
-            if (e.getCode() != 409) throw e;
+            // The fault's edit met a change the service made to the same object meanwhile (its own cordon; a restart
+            // that replaced the pod the fault was checked against).
+            if (e.getCode() != 409 && e.getCode() != 404) throw e;
             return error(409, "the simulated cluster changed while the fault was injected (" + e.getMessage()
                     + "); inject it again");
         }
