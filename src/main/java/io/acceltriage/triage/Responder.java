@@ -74,6 +74,12 @@ public final class Responder {
     /** Which alerts a tenant's own Prometheus evaluated (the platform's namespaces are knowledge, node-agents.yaml). */
     private static final AlertOrigin ORIGINS = new AlertOrigin(io.acceltriage.evidence.NodeAgents.load().platformNamespaces());
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(Responder.class);
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
+    }
+
     public Responder(EvidenceGatherer gatherer, Classifier classifier, RulesPlanner planner, PolicyEngine policy,
             SummaryWriter summaries) {
         this(gatherer, classifier, planner, policy, summaries, null);
@@ -115,13 +121,17 @@ public final class Responder {
     public Assessment assess(Subject subject, List<Alert> alerts) {
         java.time.Instant at = alerts.stream().map(Alert::startsAt).filter(java.util.Objects::nonNull)
                 .max(java.time.Instant::compareTo).orElse(java.time.Instant.now());
+        long t0 = System.nanoTime();
         io.acceltriage.policy.Policy pol = this.policy.policy();
         EvidenceBundle gathered = pol == null ? gatherer.gather(subject, at)
                 : gatherer.gather(subject, at, pol.checkpointAnnotation(), pol.checkpointTool());
         EvidenceBundle bundle = remembered(overlay == null ? gathered : overlay.apply(gathered, alerts));
+        long t1 = System.nanoTime();
         Diagnosis diagnosis = classifier.classify(bundle);
+        long t2 = System.nanoTime();
         PolicyEngine policy = this.policy.forOneAssessment();
         Plan plan = planner.plan(diagnosis, bundle, policy::repairRoute);
+        long t3 = System.nanoTime();
         PolicyContext ctx = new PolicyContext(diagnosis.family(), diagnosis.confidence(), diagnosis.degradation());
         List<Judgement> judgements = new ArrayList<>();
         List<String> escalation = new ArrayList<>(plan.escalationReasons());
@@ -142,10 +152,15 @@ public final class Responder {
                 escalation.add(p.name() + " waits for a person's approval");
             }
         }
+        long t4 = System.nanoTime();
         List<String> alertNames = alerts.stream().map(a -> a.name() + summaryLabel(a)).distinct().toList();
         Assessment unsummarised = new Assessment(RulesPlanner.BY, subject, alertNames, bundle, diagnosis, judgements, escalation,
                 null, null).withWorkLost();
         Assessment rules = unsummarised.withSummary(summaries.write(unsummarised));
+        if (LOG.isDebugEnabled()) {
+            LOG.debugf("assess %s: gather %d ms, classify %d ms, plan %d ms, judge %d ms, summarise %d ms", subject.key(),
+                    ms(t1 - t0), ms(t2 - t1), ms(t3 - t2), ms(t4 - t3), ms(System.nanoTime() - t4));
+        }
         // The model investigates after the rules, which are its cross-check and its fallback.
         if (agent == null) return rules;
         Assessment reviewed = agent.after(rules, p -> policy.decide(p, ctx), summaries).withWorkLost();
