@@ -733,6 +733,24 @@ class ClassifierTest {
     }
 
     @Test
+    void aNodeWithoutGpusWhileTheDriverUpgradeControllerWorksOnItIsNoFault() {
+        for (String state : java.util.List.of("cordon-required", "drain-required", "pod-restart-required", "validation-required")) {
+            Diagnosis d = classify(Bundles.node(NODE).capacity("nvidia.com/gpu", 4, 0, 4)
+                    .nodeLabel("nvidia.com/gpu-driver-upgrade-state", state));
+            assertEquals(Family.NONE, d.family(), state + ": " + d.cause());
+        }
+    }
+
+    @Test
+    void aNodeWithoutGpusAfterAFailedOrNotYetStartedDriverUpgradeIsInfrastructure() {
+        for (String state : java.util.List.of("upgrade-failed", "upgrade-required", "upgrade-done")) {
+            Diagnosis d = classify(Bundles.node(NODE).capacity("nvidia.com/gpu", 4, 0, 4)
+                    .nodeLabel("nvidia.com/gpu-driver-upgrade-state", state));
+            assertEquals(Family.INFRASTRUCTURE, d.family(), state + ": " + d.cause());
+        }
+    }
+
+    @Test
     void aNodeOfferingNoneOfWhatAPendingPodWaitsForIsInfrastructure() {
         Diagnosis d = classify(Bundles.node(NODE).unoffered("rdma/rdma_shared_device_a", 1, "nlp/bert-worker-0"));
 
