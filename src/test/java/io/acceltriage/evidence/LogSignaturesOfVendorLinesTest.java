@@ -92,6 +92,16 @@ class LogSignaturesOfVendorLinesTest {
     }
 
     @Test
+    void aLogPrintingAnExportersFaultSeriesIsReadAsAClaimAboutTheDevice() {
+        assertTrue(ids("DCGM_FI_DEV_ROW_REMAP_FAILURE{gpu=\"0\",UUID=\"GPU-30be\",Hostname=\"a100-shared-07\"} 1", PodRole.WORKLOAD)
+                .contains("exporter-series-in-log"));
+        assertTrue(ids("gpu_ecc_uncorrect_umc{gpu_id=\"3\",hostname=\"mi300x-01\"} 4", PodRole.WORKLOAD).contains("exporter-series-in-log"));
+        // A healthy value, or the metric's name in prose, claims nothing.
+        assertFalse(ids("DCGM_FI_DEV_ROW_REMAP_FAILURE{gpu=\"0\"} 0", PodRole.WORKLOAD).contains("exporter-series-in-log"));
+        assertFalse(ids("watching DCGM_FI_DEV_XID_ERRORS for 5 minutes", PodRole.WORKLOAD).contains("exporter-series-in-log"));
+    }
+
+    @Test
     void aWorkloadPrintingNoDevicesFoundFencesNothing() {
         assertFalse(ids("No devices were found", PodRole.WORKLOAD).contains("gpu-init-failed-on-node"));
         assertFalse(ids("nvidia-smi: No devices were found on this host, continuing", PodRole.DRIVER).contains("gpu-init-failed-on-node"));
