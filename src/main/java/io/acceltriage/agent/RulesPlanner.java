@@ -147,6 +147,11 @@ public final class RulesPlanner {
             } else if (w.isPresent() && w.get().serving()) {
                 out.add(new Proposal(ActionKind.SHIFT_REPLICAS, w.get().ref(), "move the replica off " + where
                         + " to healthy hardware", cited, BY));
+            } else if (stillWorking(p, d, b)) {
+                escalate.add(p.ref() + " still works on the faulted device (running and ready, never restarted, no error in its"
+                        + " log) and the fault is known only from counters, not from an XID or the device's health: it is not"
+                        + " killed; " + where + " is fenced for new work and a person picks the moment to move it (its next"
+                        + " checkpoint, or at once if its results may be wrong)");
             } else {
                 restartWorkloadOf(p, b, "restart on healthy nodes after the device fault on " + where, cited, out);
             }
@@ -478,6 +483,15 @@ public final class RulesPlanner {
                 b.byId(id).flatMap(RulesPlanner::podOf).ifPresent(named::add);
             }
         }
+        // A gang member whose own failure the fault explains (its crash read as "a consequence of" the fault) leaves the
+        // other members waiting at their rendezvous, even when no platform series names its pod (it died, and the XID
+        // gauge carries no pod label): the gang is hit. A lone pod that already failed is its controller's to retry.
+        for (Finding f : d.findings()) {
+            if (!f.group().startsWith(io.acceltriage.diagnosis.Classifier.CONSEQUENCE)) continue;
+            for (String id : f.evidenceIds()) {
+                b.byId(id).flatMap(RulesPlanner::podOf).filter(ref -> gangMember(ref, b)).ifPresent(named::add);
+            }
+        }
         for (Evidence e : b.items()) {
             if (e.fact() instanceof Facts.DeviceHealth h && "Unhealthy".equals(h.health())) named.add(h.namespace() + "/" + h.pod());
             if (e.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent() && "CrashLoopBackOff".equals(c.reason())
@@ -499,6 +513,31 @@ public final class RulesPlanner {
             if (!p.role().nodeAgent() && named.contains(p.ref())) out.put(p.ref(), p);
         }
         return new ArrayList<>(out.values());
+    }
+
+    /**
+     * A workload pod that shows no sign of the device fault (no container of it waiting, terminated, restarted or not
+     * ready; no line of its log matched; no device of it reported unhealthy) while the fault is known only from the
+     * exporter's counters (ECC, NVLink, row-remap or thermal series; no XID, which is the driver killing contexts, and no
+     * lost GPU): the device still answers it, so killing it loses its work for nothing the restart would fix.
+     */
+    static boolean stillWorking(PodPlacement p, Diagnosis d, EvidenceBundle b) {
+        boolean countersOnly = d.supporting().stream().filter(f -> !f.symptom()).flatMap(f -> f.evidenceIds().stream())
+                .map(b::byId).flatMap(Optional::stream)
+                .allMatch(e -> e.fact() instanceof Facts.MetricReading m && m.xid() == null && !m.metric().contains("XID"));
+        if (!countersOnly) return false;
+        for (Evidence e : b.items()) {
+            if (e.fact() instanceof Facts.ContainerState c && c.namespace().equals(p.namespace()) && c.pod().equals(p.name())) return false;
+            if (e.fact() instanceof Facts.LogMatch l && l.namespace().equals(p.namespace()) && l.pod().equals(p.name())) return false;
+            if (e.fact() instanceof Facts.DeviceHealth h && h.namespace().equals(p.namespace()) && h.pod().equals(p.name())
+                    && !"Healthy".equals(h.health())) return false;
+        }
+        return true;
+    }
+
+    private static boolean gangMember(String podRef, EvidenceBundle b) {
+        return b.pods().stream().filter(p -> p.ref().equals(podRef) && p.workloadRef() != null).findFirst()
+                .flatMap(p -> b.workload(p.workloadRef())).map(Workload::gang).orElse(false);
     }
 
     private static Optional<String> podOf(Evidence e) {

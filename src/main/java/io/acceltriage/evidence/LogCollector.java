@@ -63,11 +63,12 @@ final class LogCollector {
         }
         List<Observation> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
+        Set<String> armed = new HashSet<>();
         for (String raw : text.split("\n")) {
             if (out.size() >= MAX_MATCHES_PER_LOG) break;
             String line = raw.strip();
             if (line.isEmpty()) continue;
-            for (SignatureCatalogue.Signature s : signatures.match(line, target.role())) {
+            for (SignatureCatalogue.Signature s : signatures.match(line, target.role(), armed)) {
                 if (seen.add(s.id())) {
                     String kept = line.length() > MAX_LINE ? line.substring(0, MAX_LINE) + "…" : line;
                     out.add(new Observation(Source.LOGS, name(target) + " [" + s.id() + "] " + kept,

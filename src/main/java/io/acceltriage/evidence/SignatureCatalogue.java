@@ -19,15 +19,17 @@ public final class SignatureCatalogue {
      * "failed to load" line): when the same pod's log names a cause of the platform, the wrapper is that cause's symptom.
      * {@code cannotServe}: the line means the node cannot run accelerator work until a person fixes it (its kernel driver
      * not loaded, a driver/library mismatch): the planner fences the node when a platform source backs the diagnosis.
+     * {@code after}: the line counts only once a line matching this pattern came earlier in the same log (null: always).
      */
     public record Signature(String id, String pattern, String family, double weight, Remedy remedy, String cause,
-            boolean agentOnly, boolean wrapper, boolean cannotServe) {}
+            boolean agentOnly, boolean wrapper, boolean cannotServe, String after) {}
 
     record File(List<Signature> signatures) {}
 
     private final List<Signature> signatures;
     private final Map<String, Signature> byId;
     private final List<Pattern> patterns;
+    private final List<Pattern> afters;
 
     SignatureCatalogue(List<Signature> signatures) {
         this.signatures = List.copyOf(signatures);
@@ -40,6 +42,15 @@ public final class SignatureCatalogue {
                         + "' has an invalid pattern: " + e.getDescription());
             }
         }).toList();
+        this.afters = signatures.stream().map(s -> {
+            if (s.after() == null) return (Pattern) null;
+            try {
+                return Pattern.compile(s.after());
+            } catch (PatternSyntaxException e) {
+                throw new DataFiles.InvalidDataFile("knowledge/log-signatures.yaml: signature '" + s.id()
+                        + "' has an invalid after pattern: " + e.getDescription());
+            }
+        }).collect(java.util.stream.Collectors.toList());
     }
 
     public static SignatureCatalogue load() {
@@ -57,10 +68,23 @@ public final class SignatureCatalogue {
 
     /** The signatures a line matches; agent-only ones count only for node agents. */
     List<Signature> match(String line, PodRole role) {
+        return match(line, role, new java.util.HashSet<>());
+    }
+
+    /**
+     * The signatures a line matches, reading one log line by line: {@code armed} holds the ids of the signatures whose
+     * {@code after} line came earlier in the same log (updated with this line).
+     */
+    List<Signature> match(String line, PodRole role, java.util.Set<String> armed) {
         List<Signature> out = new java.util.ArrayList<>(1);
         for (int i = 0; i < signatures.size(); i++) {
             Signature s = signatures.get(i);
             if (s.agentOnly() && !role.nodeAgent()) {
+                continue;
+            }
+            Pattern after = afters.get(i);
+            if (after != null && !armed.contains(s.id())) {
+                if (after.matcher(line).find()) armed.add(s.id());
                 continue;
             }
             if (patterns.get(i).matcher(line).find()) {

@@ -82,6 +82,12 @@ final class Diagnoses {
         return this;
     }
 
+    /** A symptom of another family in a group the planner reads (the classifier's "consequence/" of the fault, …). */
+    Diagnoses setAsideIn(Family other, String evidenceId, double weight, String group) {
+        findings.add(new Finding(other, weight, cause + " [" + evidenceId + "]", List.of(evidenceId), group, true, false, false, false));
+        return this;
+    }
+
     private Diagnoses finding(Family f, String evidenceId, double weight, Trait... traits) {
         Set<Trait> t = traits.length == 0 ? EnumSet.noneOf(Trait.class) : EnumSet.of(traits[0], traits);
         findings.add(new Finding(f, weight, cause + " [" + evidenceId + "]", List.of(evidenceId), "test-" + findings.size(),

@@ -87,6 +87,65 @@ class RulesPlannerTest {
     }
 
     @Test
+    void aGangWhoseMemberTheDeviceFaultKilledRestartsWholeThoughNoSeriesNamesThePod() {
+        // The XID gauge carries no pod label (the member died); its log's crash is read as a consequence of the XID.
+        EvidenceBundle b = Bundles.node(NODE).xid(1, 149)
+                .log("research", "pretrain-worker-1", "device-side-assert", "CUDA error: an illegal memory access was encountered")
+                .gang("JobSet", "research", "pretrain", "pretrain-worker-1").build();
+        Diagnosis d = Diagnoses.device("XID 149 on GPU 1").because(idOf(b, Facts.MetricReading.class), 0.9)
+                .setAsideIn(Family.APPLICATION, idOf(b, Facts.LogMatch.class), 0.7,
+                        io.acceltriage.diagnosis.Classifier.CONSEQUENCE + "device-side-assert").build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(names(p).contains("restart-group:research/pretrain"), "proposals: " + names(p));
+        assertTrue(of(p, ActionKind.RESTART_POD).isEmpty(), "never half a gang: " + names(p));
+    }
+
+    @Test
+    void aLonePodTheDeviceFaultKilledIsLeftToItsController() {
+        EvidenceBundle b = Bundles.node(NODE).xid(1, 149)
+                .log("bio", "fold-0412", "device-side-assert", "CUDA error: an illegal memory access was encountered")
+                .batch("Job", "bio", "fold", "fold-0412").build();
+        Diagnosis d = Diagnoses.device("XID 149 on GPU 1").because(idOf(b, Facts.MetricReading.class), 0.9)
+                .setAsideIn(Family.APPLICATION, idOf(b, Facts.LogMatch.class), 0.7,
+                        io.acceltriage.diagnosis.Classifier.CONSEQUENCE + "device-side-assert").build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(of(p, ActionKind.RESTART_POD).isEmpty(), "proposals: " + names(p));
+    }
+
+    @Test
+    void aWorkloadStillWorkingOnACounterOnlyDeviceFaultIsFencedAroundNotKilled() {
+        EvidenceBundle b = Bundles.node(NODE).holds(6, "search", "embed-0193").dcgm("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 6, 1, 0)
+                .batch("Job", "search", "embed", "embed-0193").build();
+        Diagnosis d = Diagnoses.device("double-bit ECC on GPU 6").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertEquals(List.of("cordon-node:" + NODE), names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("search/embed-0193") && r.contains("still works")),
+                "a person picks the moment: " + p.escalationReasons());
+    }
+
+    @Test
+    void aWorkloadShowingTheCounterFaultIsStillRestarted() {
+        EvidenceBundle b = Bundles.node(NODE).holds(6, "search", "embed-0193").dcgm("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 6, 1, 0)
+                .podCrashLooping("search", "embed-0193").batch("Job", "search", "embed", "embed-0193").build();
+        Diagnosis d = Diagnoses.device("double-bit ECC on GPU 6").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+
+        assertTrue(names(PLANNER.plan(d, b)).contains("restart-pod:search/embed-0193"));
+
+        // Nor does the rule spare a running pod when the driver reported an XID on the GPU (it kills the contexts there).
+        EvidenceBundle x = Bundles.node(NODE).holds(6, "search", "embed-0193").dcgm("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 6, 1, 0)
+                .xid(6, 48).batch("Job", "search", "embed", "embed-0193").build();
+        Diagnoses dx = Diagnoses.device("XID 48 and a DBE on GPU 6");
+        x.items().stream().filter(e -> e.fact() instanceof Facts.MetricReading).forEach(e -> dx.because(e.id(), 0.9));
+        assertTrue(names(PLANNER.plan(dx.build(), x)).contains("restart-pod:search/embed-0193"));
+    }
+
+    @Test
     void aServingDeploymentOnTheBadNodeShiftsItsReplicas() {
         EvidenceBundle b = Bundles.node(NODE).holds(5, "serve", "llm-7d9f8-abcde").xid(5, 79)
                 .serving("Deployment", "serve", "llm", 4, 4, "llm-7d9f8-abcde").build();

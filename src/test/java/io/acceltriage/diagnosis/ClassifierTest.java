@@ -345,6 +345,8 @@ class ClassifierTest {
 
     static Stream<Arguments> infrastructureEvents() {
         return Stream.of(
+                // kubernetes docs "Node Shutdowns": a pod terminated by the kubelet's graceful node shutdown (a spot VM reclaimed).
+                Arguments.of("Terminated", "Pod was terminated in response to imminent node shutdown."),
                 Arguments.of("UnexpectedAdmissionError", "Allocate failed due to device plugin GetPreferredAllocation rpc failed"),
                 Arguments.of("FailedCreatePodSandBox", "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get"
                         + " sandbox runtime: no runtime for \"nvidia\" is configured"),
@@ -357,6 +359,13 @@ class ClassifierTest {
                 Arguments.of("Failed", "Error: failed to create containerd task: failed to create shim task: OCI runtime create failed:"
                         + " could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI"
                         + " devices: unresolvable CDI devices management.nvidia.com/gpu=GPU-0e1d8d3b-2f42-f447-0d49-eff2a5a67348"));
+    }
+
+    @Test
+    void aNodeShuttingDownIsInfrastructureAndATerminatedPodForAnotherReasonSaysNothing() {
+        assertEquals(Family.INFRASTRUCTURE, classify(Bundles.node(NODE).nodeEvent("NodeShutdown",
+                "Node is shutting down, type: ShutdownGracePeriod.", Bundles.AT)).family());
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).podEvent("ml", "train-0", "Terminated", "Pod was deleted by its owner")).family());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -730,6 +739,24 @@ class ClassifierTest {
         Diagnosis d = classify(Bundles.node(NODE).capacity("nvidia.com/gpu", 0, 0, 8).nodeLabel("nvidia.com/mig.config.state", "failed"));
 
         assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+    }
+
+    @Test
+    void aNodeWithoutGpusWhileTheDriverUpgradeControllerWorksOnItIsNoFault() {
+        for (String state : java.util.List.of("cordon-required", "drain-required", "pod-restart-required", "validation-required")) {
+            Diagnosis d = classify(Bundles.node(NODE).capacity("nvidia.com/gpu", 4, 0, 4)
+                    .nodeLabel("nvidia.com/gpu-driver-upgrade-state", state));
+            assertEquals(Family.NONE, d.family(), state + ": " + d.cause());
+        }
+    }
+
+    @Test
+    void aNodeWithoutGpusAfterAFailedOrNotYetStartedDriverUpgradeIsInfrastructure() {
+        for (String state : java.util.List.of("upgrade-failed", "upgrade-required", "upgrade-done")) {
+            Diagnosis d = classify(Bundles.node(NODE).capacity("nvidia.com/gpu", 4, 0, 4)
+                    .nodeLabel("nvidia.com/gpu-driver-upgrade-state", state));
+            assertEquals(Family.INFRASTRUCTURE, d.family(), state + ": " + d.cause());
+        }
     }
 
     @Test

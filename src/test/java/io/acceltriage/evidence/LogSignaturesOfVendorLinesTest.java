@@ -39,7 +39,16 @@ class LogSignaturesOfVendorLinesTest {
                         "time=2026-12-02T09:40:05Z level=WARN msg=\"check failed\" check=gpu_count severity=CRITICAL gpu_count=3 expected_gpu_count=4"),
                 Arguments.of("health-check-critical", PodRole.OPERAND,
                         "{\"node\":\"n\",\"results\":[{\"check_id\":\"nvlink_active\",\"severity\":\"CRITICAL\",\"entity\":\"GPU 5\"}]}"),
-                Arguments.of("health-check-critical", PodRole.OPERAND, "msg=\"check failed\" check=gpu_xid_79 severity=CRITICAL gpu=2"));
+                Arguments.of("health-check-critical", PodRole.OPERAND, "msg=\"check failed\" check=gpu_xid_79 severity=CRITICAL gpu=2"),
+                Arguments.of("agent-host-limit", PodRole.DEVICE_PLUGIN,
+                        "E1202 15:25:01.102871       1 main.go:132] error starting plugins: failed to create FS watcher: too many open files"),
+                Arguments.of("agent-host-limit", PodRole.DEVICE_PLUGIN, "Failed to create FS watcher: inotify_init: too many open files"),
+                Arguments.of("agent-host-limit", PodRole.EXPORTER, "failed to create fsnotify watcher: too many open files"),
+                Arguments.of("gpu-init-failed-on-node", PodRole.DRIVER, "No devices were found"),
+                Arguments.of("gpu-init-failed-on-node", PodRole.OPERAND, "Failed to allocate device vector A (error code initialization error)!"),
+                Arguments.of("gpu-init-failed-on-node", PodRole.DRIVER,
+                        "NVRM: The NVIDIA GPU 0000:1b:00.0 (PCI ID: 10de:2901) installed in this system requires use of the NVIDIA open kernel modules."),
+                Arguments.of("gpu-init-failed-on-node", PodRole.DRIVER, "NVRM: GPU 0000:3b:00.0: RmInitAdapter failed! (0x22:0x56:884)"));
     }
 
     @ParameterizedTest(name = "{0}: {2}")
@@ -73,8 +82,55 @@ class LogSignaturesOfVendorLinesTest {
     }
 
     @Test
+    void aNodeAgentHittingAHostLimitIsNotARegistrationARestartClears() {
+        List<String> got = ids("error starting plugins: failed to create FS watcher: too many open files", PodRole.DEVICE_PLUGIN);
+        assertFalse(got.contains("device-plugin-registration"), got.toString());
+        assertTrue(ids("error starting plugins: failed to register device plugin: rpc error", PodRole.DEVICE_PLUGIN)
+                .contains("device-plugin-registration"));
+        // The same words in a workload's log are its own (its own file descriptors), not the node's agent.
+        assertFalse(ids("OSError: [Errno 24] Too many open files", PodRole.WORKLOAD).contains("agent-host-limit"));
+    }
+
+    @Test
+    void aLogPrintingAnExportersFaultSeriesIsReadAsAClaimAboutTheDevice() {
+        assertTrue(ids("DCGM_FI_DEV_ROW_REMAP_FAILURE{gpu=\"0\",UUID=\"GPU-30be\",Hostname=\"a100-shared-07\"} 1", PodRole.WORKLOAD)
+                .contains("exporter-series-in-log"));
+        assertTrue(ids("gpu_ecc_uncorrect_umc{gpu_id=\"3\",hostname=\"mi300x-01\"} 4", PodRole.WORKLOAD).contains("exporter-series-in-log"));
+        // A healthy value, or the metric's name in prose, claims nothing.
+        assertFalse(ids("DCGM_FI_DEV_ROW_REMAP_FAILURE{gpu=\"0\"} 0", PodRole.WORKLOAD).contains("exporter-series-in-log"));
+        assertFalse(ids("watching DCGM_FI_DEV_XID_ERRORS for 5 minutes", PodRole.WORKLOAD).contains("exporter-series-in-log"));
+    }
+
+    @Test
+    void aWorkloadPrintingNoDevicesFoundFencesNothing() {
+        assertFalse(ids("No devices were found", PodRole.WORKLOAD).contains("gpu-init-failed-on-node"));
+        assertFalse(ids("nvidia-smi: No devices were found on this host, continuing", PodRole.DRIVER).contains("gpu-init-failed-on-node"));
+    }
+
+    /** Reads a log as LogCollector does: line by line, with what came earlier arming the {@code after} signatures. */
+    static List<String> idsOfLog(PodRole role, String... lines) {
+        java.util.Set<String> armed = new java.util.HashSet<>();
+        List<String> out = new java.util.ArrayList<>();
+        for (String line : lines) SHIPPED.match(line, role, armed).forEach(sig -> out.add(sig.id()));
+        return out;
+    }
+
+    @Test
+    void noInfinibandDeviceIsTheJobsOwnFilterOnlyAfterItNamedHcas() {
+        assertTrue(idsOfLog(PodRole.WORKLOAD, "h100-ib-51:212:388 [0] NCCL INFO NCCL_IB_HCA set to mlx5_bond_0",
+                "h100-ib-51:212:388 [0] NCCL INFO NET/IB : No device found.").contains("nccl-ib-filter-matches-nothing"));
+        // A node without InfiniBand prints the same line whenever NCCL starts: alone it is no fault.
+        assertFalse(idsOfLog(PodRole.WORKLOAD, "gke-a3:1:1 [0] NCCL INFO NET/IB : No device found.",
+                "gke-a3:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0>").contains("nccl-ib-filter-matches-nothing"));
+        // The setting must come first: the order of the log is NCCL's.
+        assertFalse(idsOfLog(PodRole.WORKLOAD, "NCCL INFO NET/IB : No device found.", "NCCL INFO NCCL_IB_HCA set to mlx5_0")
+                .contains("nccl-ib-filter-matches-nothing"));
+    }
+
+    @Test
     void onlyLinesThatLeaveTheNodeUnableToServeAreMarkedSo() {
-        assertTrue(SHIPPED.cannotServe().containsAll(List.of("nvml-mismatch", "driver-not-loaded", "driver-module-rejected")));
+        assertTrue(SHIPPED.cannotServe().containsAll(List.of("nvml-mismatch", "driver-not-loaded", "driver-module-rejected",
+                "agent-host-limit", "gpu-init-failed-on-node")));
         // A container that lost its devices, or a driver package that does not fit a new kernel image (a fleet's pattern): no fence.
         assertFalse(SHIPPED.cannotServe().contains("nvml-lost-device-access"));
         assertFalse(SHIPPED.cannotServe().contains("driver-install-failed"));
