@@ -334,12 +334,7 @@ class LoadBenchmark {
         }
 
         void postWebhook(byte[] body) {
-            try {
-                expect(process.postJson("/api/v1/alerts", WEBHOOK_TOKEN, new String(body, java.nio.charset.StandardCharsets.UTF_8)), 200);
-            } catch (AssertionError e) {
-                // The service's log says why (a 503's cause is logged there only); its folder is gone after the run.
-                throw new AssertionError(e.getMessage() + "\n" + logTail(), e);
-            }
+            expect(process.postJson("/api/v1/alerts", WEBHOOK_TOKEN, new String(body, java.nio.charset.StandardCharsets.UTF_8)), 200);
         }
 
         /** An unlabelled sample of /metrics; -1 when not served. */
@@ -350,9 +345,11 @@ class LoadBenchmark {
             return -1;
         }
 
-        private static String expect(java.net.http.HttpResponse<String> r, int expected) {
+        /** The body of an expected answer; any other fails with the service's log, which alone says why (a 5xx's cause). */
+        private String expect(java.net.http.HttpResponse<String> r, int expected) {
             if (r.statusCode() != expected) {
-                throw new AssertionError(r.request().method() + " " + r.uri() + " answered " + r.statusCode() + ": " + r.body());
+                throw new AssertionError(r.request().method() + " " + r.uri() + " answered " + r.statusCode() + ": " + r.body()
+                        + "\n" + logTail());
             }
             return r.body();
         }
