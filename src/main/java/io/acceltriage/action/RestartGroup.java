@@ -79,29 +79,35 @@ final class RestartGroup implements Mitigation {
     /** Whether a restart waits for the gang's next checkpoint, and why it waits or may run. */
     record CheckpointWait(boolean waiting, String why) {}
 
+    /** Where a gang's last checkpoint is read (the policy's annotation, else its tool) and how long a wait may last. */
+    private record CheckpointPolicy(String annotation, String tool, java.time.Duration maxWait) {}
+
+    private CheckpointPolicy checkpointPolicy() {
+        io.acceltriage.policy.Policy pol = policy.get();
+        return pol == null ? new CheckpointPolicy(io.acceltriage.policy.Policy.DEFAULT_CHECKPOINT_ANNOTATION, null, java.time.Duration.ofMinutes(30))
+                : new CheckpointPolicy(pol.checkpointAnnotation(), pol.checkpointTool(), pol.checkpointMaxWait());
+    }
+
     /**
      * The wait of a restart proposed at {@code since}: over once the gang's last checkpoint, read as the evidence
      * reads it (the policy's annotation, else its tool), is after it, or once the policy's longest wait has passed.
      */
     CheckpointWait checkpointWait(String target, java.time.Instant since, java.time.Instant now) {
-        io.acceltriage.policy.Policy pol = policy.get();
-        String key = pol == null ? io.acceltriage.policy.Policy.DEFAULT_CHECKPOINT_ANNOTATION : pol.checkpointAnnotation();
-        String tool = pol == null ? null : pol.checkpointTool();
-        java.time.Duration max = pol == null ? java.time.Duration.ofMinutes(30) : pol.checkpointMaxWait();
+        CheckpointPolicy cp = checkpointPolicy();
         Mitigation.Target t = new Mitigation.Target(target, null);
         Optional<Gang> g = t.namespace() == null ? Optional.empty() : gang(t);
         if (g.isEmpty()) return new CheckpointWait(false, target + " is not a gang to wait for");
-        Optional<io.acceltriage.evidence.Checkpoints.Last> read = checkpoints.last(t.namespace(), t.local(), key, tool, now);
+        Optional<io.acceltriage.evidence.Checkpoints.Last> read = checkpoints.last(t.namespace(), t.local(), cp.annotation(), cp.tool(), now);
         java.time.Instant last = read.map(io.acceltriage.evidence.Checkpoints.Last::at).orElse(null);
         String from = read.map(io.acceltriage.evidence.Checkpoints.Last::source)
-                .orElse(key + (tool == null ? "" : " or " + tool));
+                .orElse(cp.annotation() + (cp.tool() == null ? "" : " or " + cp.tool()));
         if (last != null && last.isAfter(since)) {
             return new CheckpointWait(false, "checkpointed at " + last + " (" + from + "), after the restart was proposed");
         }
-        java.time.Instant until = since.plus(max);
+        java.time.Instant until = since.plus(cp.maxWait());
         if (!now.isBefore(until)) {
             return new CheckpointWait(false, "no checkpoint since " + since + " within the policy's checkpoints.maxWait of "
-                    + max.toMinutes() + " min; restarting anyway" + (last == null ? "" : " (last at " + last + ")"));
+                    + cp.maxWait().toMinutes() + " min; restarting anyway" + (last == null ? "" : " (last at " + last + ")"));
         }
         return new CheckpointWait(true, "waiting for checkpoint: " + g.get().kind() + " " + target + " last checkpointed "
                 + (last == null ? "at an unknown time" : "at " + last) + " (" + from + "); it restarts after its next one, at the latest at "
@@ -115,10 +121,7 @@ final class RestartGroup implements Mitigation {
      * waited for (nothing would ever end the wait); the gang's own restart, proposed with the drain, moves it whole.
      */
     CheckpointWait nodeCheckpointWait(String node, java.time.Instant since, java.time.Instant now) {
-        io.acceltriage.policy.Policy pol = policy.get();
-        String key = pol == null ? io.acceltriage.policy.Policy.DEFAULT_CHECKPOINT_ANNOTATION : pol.checkpointAnnotation();
-        String tool = pol == null ? null : pol.checkpointTool();
-        java.time.Duration max = pol == null ? java.time.Duration.ofMinutes(30) : pol.checkpointMaxWait();
+        CheckpointPolicy cp = checkpointPolicy();
         Map<String, Owners.Top> gangs = new java.util.TreeMap<>();
         for (Pod p : Pods.onNode(client, node)) {
             if (p.getMetadata().getDeletionTimestamp() != null || Pods.ownedByDaemonSet(p) || Pods.mirror(p)) continue;
@@ -128,7 +131,7 @@ final class RestartGroup implements Mitigation {
         List<String> saved = new java.util.ArrayList<>();
         List<String> unsaved = new java.util.ArrayList<>();
         for (Owners.Top g : gangs.values()) {
-            Optional<io.acceltriage.evidence.Checkpoints.Last> read = checkpoints.last(g.namespace(), g.name(), key, tool, now);
+            Optional<io.acceltriage.evidence.Checkpoints.Last> read = checkpoints.last(g.namespace(), g.name(), cp.annotation(), cp.tool(), now);
             if (read.isEmpty()) continue;
             String ref = g.kind() + " " + g.namespace() + "/" + g.name();
             if (read.get().at().isAfter(since)) saved.add(ref + " checkpointed at " + read.get().at() + " (" + read.get().source() + ")");
@@ -138,10 +141,10 @@ final class RestartGroup implements Mitigation {
             return new CheckpointWait(false, saved.isEmpty() ? "no gang that reports checkpoints has a member on " + node + " now"
                     : String.join("; ", saved) + ", after the drain was proposed");
         }
-        java.time.Instant until = since.plus(max);
+        java.time.Instant until = since.plus(cp.maxWait());
         if (!now.isBefore(until)) {
             return new CheckpointWait(false, "no checkpoint since " + since + " within the policy's checkpoints.maxWait of "
-                    + max.toMinutes() + " min (" + String.join("; ", unsaved) + "); draining " + node + " anyway");
+                    + cp.maxWait().toMinutes() + " min (" + String.join("; ", unsaved) + "); draining " + node + " anyway");
         }
         return new CheckpointWait(true, "waiting for checkpoint: " + String.join("; ", unsaved) + "; " + node
                 + " is drained after their next one, at the latest at " + until);

@@ -200,7 +200,7 @@ public final class RulesPlanner {
     private static List<Proposal> emptiedAtNextCheckpoint(Diagnosis d, EvidenceBundle b, List<String> nodes, List<String> cited) {
         List<Proposal> out = new ArrayList<>();
         for (String node : nodes) {
-            List<Proposal> drains = new ArrayList<>();
+            Proposal drain = null; // one drain per node, named after its first checkpointing gang
             for (Workload w : b.workloads()) {
                 if (!w.gang() || !w.nodes().contains(node) || checkpointOf(b, w).isEmpty()) continue;
                 Facts.GangCheckpoint c = checkpointOf(b, w).get();
@@ -209,10 +209,12 @@ public final class RulesPlanner {
                 out.add(new Proposal(ActionKind.RESTART_GROUP, w.ref(), "restart the gang whole at its next checkpoint (the last was "
                         + c.secondsSince() + " s before the alert), its member on " + node + " placed on a healthy node: "
                         + d.cause(), why, BY, true));
-                drains.add(new Proposal(ActionKind.DRAIN_NODE, node, "empty " + node + " for the device's replacement right after "
-                        + w.ref() + "'s next checkpoint, so no training is lost: " + d.cause(), why, BY, true));
+                if (drain == null) {
+                    drain = new Proposal(ActionKind.DRAIN_NODE, node, "empty " + node + " for the device's replacement right after "
+                            + w.ref() + "'s next checkpoint, so no training is lost: " + d.cause(), why, BY, true);
+                }
             }
-            if (!drains.isEmpty()) out.add(drains.get(0));
+            if (drain != null) out.add(drain);
         }
         return out;
     }

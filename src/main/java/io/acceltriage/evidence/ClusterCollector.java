@@ -36,6 +36,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -184,10 +185,11 @@ final class ClusterCollector {
         if (node != null) {
             pool = knowledge.poolOf(labels(node));
             cordoned = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
-            observeNode(node, pool, () -> draNodes(join(slices)), obs);
+            Supplier<List<Node>> peers = poolPeers(node, pool);
+            observeNode(node, pool, () -> draNodes(join(slices)), peers, obs);
             taintsAt = obs.size();
             try {
-                observeBehindPool(node, pool, obs);
+                observeBehindPool(node, pool, peers, obs);
             } catch (KubernetesClientException e) {
                 gaps.add(new Gap(Source.CLUSTER, "the pool's nodes unreadable: " + apiFailure(e)));
             }
@@ -198,7 +200,8 @@ final class ClusterCollector {
             Node member = join(m.getValue());
             if (member == null) continue;
             memberNodes.add(m.getKey());
-            observeNode(member, knowledge.poolOf(labels(member)), () -> draNodes(join(slices)), obs);
+            String memberPool = knowledge.poolOf(labels(member));
+            observeNode(member, memberPool, () -> draNodes(join(slices)), poolPeers(member, memberPool), obs);
         }
 
         List<Node> readNodes = new ArrayList<>();
@@ -348,9 +351,10 @@ final class ClusterCollector {
     /**
      * {@code draNodes}: nodes whose devices are published as DRA ResourceSlices ({@link #draNodes}); asked for only
      * when the node advertises no extended resource, so a node that does never waits for the slices (not a watched
-     * kind, read beside the logs).
+     * kind, read beside the logs). {@code peers}: the node's pool peers, listed only when its own counts agree.
      */
-    private void observeNode(Node node, String pool, java.util.function.Supplier<Set<String>> draNodes, List<Observation> obs) {
+    private void observeNode(Node node, String pool, Supplier<Set<String>> draNodes, Supplier<List<Node>> peers,
+            List<Observation> obs) {
         String name = node.getMetadata().getName();
         Map<String, Quantity> capacity = orEmpty(node.getStatus().getCapacity());
         Map<String, Quantity> allocatable = orEmpty(node.getStatus().getAllocatable());
@@ -376,9 +380,9 @@ final class ClusterCollector {
             if (cap > 0 && cap == alloc && exp == cap) {
                 // Capacity, allocatable and the node's own count label agree (a GPU the driver never enumerated after a reboot
                 // is missing from all three): only the pool's other nodes of the same product show one is gone.
-                OptionalInt peers = poolCount(node, pool, resource);
-                if (peers.isPresent() && peers.getAsInt() > cap) {
-                    exp = peers.getAsInt();
+                OptionalInt theirs = poolCount(node, peers, resource);
+                if (theirs.isPresent() && theirs.getAsInt() > cap) {
+                    exp = theirs.getAsInt();
                     why = " (as the other nodes of pool " + pool + " advertise)";
                 }
             }
@@ -448,13 +452,12 @@ final class ClusterCollector {
      * The node's accelerator software behind its pool's: its version label below the value most of the pool's other
      * nodes carry. Read only for a node with such a label and a pool.
      */
-    private void observeBehindPool(Node node, String pool, List<Observation> obs) {
+    private void observeBehindPool(Node node, String pool, Supplier<List<Node>> poolPeers, List<Observation> obs) {
         Map<String, String> labels = labels(node);
         List<String> present = knowledge.poolVersionLabels().stream().filter(labels::containsKey).toList();
         if (pool == null || present.isEmpty()) return;
         String name = node.getMetadata().getName();
-        List<Node> peers = reads.nodes().stream().filter(n -> !name.equals(n.getMetadata().getName())
-                && pool.equals(knowledge.poolOf(labels(n)))).toList();
+        List<Node> peers = poolPeers.get();
         for (String l : present) {
             Map<String, Integer> counts = new HashMap<>();
             peers.forEach(n -> {
@@ -474,25 +477,52 @@ final class ClusterCollector {
     }
 
     /**
+     * The other nodes of {@code node}'s pool, listed once for all that compares the node with them (its driver version,
+     * its GPU count) and only when one of them asks; none without a pool. A failed listing fails each that asks.
+     */
+    Supplier<List<Node>> poolPeers(Node node, String pool) {
+        String name = node.getMetadata().getName();
+        return new Supplier<>() {
+            private List<Node> peers;
+            private KubernetesClientException failed;
+
+            @Override
+            public List<Node> get() {
+                if (peers == null && failed == null) {
+                    try {
+                        peers = pool == null ? List.of() : reads.nodes().stream().filter(n -> !name.equals(n.getMetadata().getName())
+                                && pool.equals(knowledge.poolOf(labels(n)))).toList();
+                    } catch (KubernetesClientException e) {
+                        failed = e;
+                    }
+                }
+                if (failed != null) throw failed;
+                return peers;
+            }
+        };
+    }
+
+    /** {@link #poolCount(Node, Supplier, String)} against the node's pool as listed now. */
+    OptionalInt poolCount(Node node, String pool, String resource) {
+        return poolCount(node, poolPeers(node, pool), resource);
+    }
+
+    /**
      * The {@code resource} capacity most of a node's pool peers of the same GPU product advertise (a strict majority of those
      * advertising any), or empty: no pool, no peers, no majority, or the nodes unreadable (the node's own view then stands).
      */
-    OptionalInt poolCount(Node node, String pool, String resource) {
-        if (pool == null) return OptionalInt.empty();
-        String name = node.getMetadata().getName();
+    OptionalInt poolCount(Node node, Supplier<List<Node>> poolPeers, String resource) {
         Map<String, String> own = labels(node);
         List<Node> all;
         try {
-            all = reads.nodes();
+            all = poolPeers.get();
         } catch (KubernetesClientException e) {
             return OptionalInt.empty();
         }
         Map<Integer, Integer> counts = new HashMap<>();
         int peers = 0;
         for (Node n : all) {
-            Map<String, String> l = labels(n);
-            if (name.equals(n.getMetadata().getName()) || !pool.equals(knowledge.poolOf(l))) continue;
-            if (!sameProduct(own, l)) continue;
+            if (!sameProduct(own, labels(n))) continue;
             int c = amount(orEmpty(n.getStatus().getCapacity()).get(resource));
             if (c <= 0) continue;
             peers++;

@@ -34,23 +34,18 @@ public final class SignatureCatalogue {
     SignatureCatalogue(List<Signature> signatures) {
         this.signatures = List.copyOf(signatures);
         this.byId = signatures.stream().collect(Collectors.toMap(Signature::id, Function.identity()));
-        this.patterns = signatures.stream().map(s -> {
-            try {
-                return Pattern.compile(s.pattern());
-            } catch (PatternSyntaxException e) {
-                throw new DataFiles.InvalidDataFile("knowledge/log-signatures.yaml: signature '" + s.id()
-                        + "' has an invalid pattern: " + e.getDescription());
-            }
-        }).toList();
-        this.afters = signatures.stream().map(s -> {
-            if (s.after() == null) return (Pattern) null;
-            try {
-                return Pattern.compile(s.after());
-            } catch (PatternSyntaxException e) {
-                throw new DataFiles.InvalidDataFile("knowledge/log-signatures.yaml: signature '" + s.id()
-                        + "' has an invalid after pattern: " + e.getDescription());
-            }
-        }).collect(java.util.stream.Collectors.toList());
+        this.patterns = signatures.stream().map(s -> compile(s, s.pattern(), "pattern")).toList();
+        // null where a signature has no after line
+        this.afters = signatures.stream().map(s -> s.after() == null ? null : compile(s, s.after(), "after pattern")).toList();
+    }
+
+    private static Pattern compile(Signature s, String regex, String what) {
+        try {
+            return Pattern.compile(regex);
+        } catch (PatternSyntaxException e) {
+            throw new DataFiles.InvalidDataFile("knowledge/log-signatures.yaml: signature '" + s.id() + "' has an invalid " + what
+                    + ": " + e.getDescription());
+        }
     }
 
     public static SignatureCatalogue load() {

@@ -143,11 +143,13 @@ public class AlertInbox {
         try {
             receipts = acceptTogether(group, now);
         } catch (StoreException e) {
-            if (group.size() == 1 || e.sqlClass().filter(c -> c.equals("22") || c.equals("23") || c.equals("40")).isEmpty()) {
+            // Refused for what it holds (a value that does not fit, a collision, a conflict), not because the store is down.
+            boolean forContent = e.sqlClass().filter(c -> c.equals("22") || c.equals("23") || c.equals("40")).isPresent();
+            if (group.size() == 1 || !forContent) {
                 synchronized (turn) {
                     group.forEach(d -> d.fail(e));
                 }
-                return e.sqlClass().filter(c -> c.equals("22") || c.equals("23") || c.equals("40")).isPresent() ? null : e;
+                return forContent ? null : e;
             }
             receipts = new ArrayList<>(group.size());
             for (Delivery d : group) {
@@ -195,16 +197,11 @@ public class AlertInbox {
                 List<Receipt> receipts = acceptOnce(group, now);
                 if (receipts != null) return receipts;
             } catch (StoreException e) {
-                if (!rolledBackForConcurrency(e)) throw e;
+                if (!e.rolledBackForConcurrency()) throw e;
                 last = e;
             }
         }
         throw last != null ? last : new StoreException(new SQLException("alerts kept colliding with concurrent deliveries", "40001"));
-    }
-
-    /** Deadlock victim or serialisation failure: nothing of the transaction stayed, and running it again may succeed. */
-    private static boolean rolledBackForConcurrency(StoreException e) {
-        return e.getCause() instanceof SQLException s && ("40P01".equals(s.getSQLState()) || "40001".equals(s.getSQLState()));
     }
 
     /** Null when the group collided with a concurrent delivery of the same alert (rolled back). */

@@ -16,4 +16,13 @@ public class StoreException extends RuntimeException {
         String state = getCause() instanceof SQLException s ? s.getSQLState() : null;
         return state == null || state.length() < 2 ? java.util.Optional.empty() : java.util.Optional.of(state.substring(0, 2));
     }
+
+    /**
+     * PostgreSQL rolled the transaction back whole as a deadlock's victim (40P01) or as not serialisable (40001):
+     * nothing of it stayed, and running it again may succeed.
+     */
+    public boolean rolledBackForConcurrency() {
+        String state = getCause() instanceof SQLException s ? s.getSQLState() : null;
+        return "40P01".equals(state) || "40001".equals(state);
+    }
 }

@@ -407,17 +407,12 @@ public class IncidentProcessor {
         try {
             return database.transaction(tx -> {
                 planned.clear();
-                long t0 = System.nanoTime();
                 Assessment a = confirmed(decided, plans.confirm(tx, incident.id(), prepared));
-                long t1 = System.nanoTime();
-                String json = Json.write(a);
-                long t2 = System.nanoTime();
                 // The incident's row before the audit's head, as the filer takes them: a transaction holding the head
                 // while it waits for an incident row that the filer holds while it waits for the head is a deadlock
                 // (PostgreSQL ended one so, with the webhook queued for the head as its victim).
                 incidents.recordAssessment(tx, incident.id(), IncidentState.TRIAGING, a.diagnosis().family().wireName(),
-                        a.diagnosis().confidence(), a.summary(), json, a.evidence().node());
-                long t3 = System.nanoTime();
+                        a.diagnosis().confidence(), a.summary(), Json.write(a), a.evidence().node());
                 // Once, on the incident's first triage: the dry run is a property of the incident, a re-triage decides the same.
                 forced.filter(f -> incident.family() == null).ifPresent(f -> audit.append(tx, incident.id(), AuditKind.DRY_RUN_FORCED, Actors.AGENT, Map.of("reason", f.reason(),
                         "drills", f.drills(), "verdictsDry", a.judgements().stream().filter(j -> j.verdict().dryRun()).count(),
@@ -432,14 +427,8 @@ public class IncidentProcessor {
                     v.put("verdict", j.verdict());
                     audit.append(tx, incident.id(), AuditKind.VERDICT, Actors.AGENT, v);
                 }
-                long t4 = System.nanoTime();
                 memory.record(tx, incident.id(), a.evidence());
                 planned.addAll(plans.record(tx, incident.id(), a.judgements()));
-                if (LOG.isDebugEnabled()) {
-                    LOG.debugf("decision of %s: confirm %d ms, assessment JSON %d ms (%d chars), store %d ms, audit %d ms, record %d ms",
-                            incident.id(), (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, json.length(), (t3 - t2) / 1_000_000,
-                            (t4 - t3) / 1_000_000, (System.nanoTime() - t4) / 1_000_000);
-                }
                 return a;
             });
         } catch (RuntimeException e) {

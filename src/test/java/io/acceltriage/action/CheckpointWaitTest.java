@@ -11,7 +11,6 @@ import io.acceltriage.evidence.Toolsets;
 import io.acceltriage.policy.Policy;
 import io.acceltriage.sandbox.SimulatedCluster;
 import io.acceltriage.testing.BackfilledPrometheus;
-import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -66,12 +65,7 @@ class CheckpointWaitTest {
                 + "\n# EOF\n", "training_last_checkpoint_timestamp_seconds", "127.0.0.1:" + exporter.getAddress().getPort());
 
         cluster = SimulatedCluster.start();
-        cluster.client().apps().statefulSets().inNamespace(NS).resource(new StatefulSetBuilder()
-                .withNewMetadata().withName("trainer").withNamespace(NS).endMetadata()
-                .withNewSpec().withReplicas(2).withNewSelector().withMatchLabels(Map.of("app", "trainer")).endSelector()
-                .withNewTemplate().withNewMetadata().withLabels(Map.of("app", "trainer")).endMetadata()
-                .withNewSpec().addNewContainer().withName("train").withImage("trainer:1").endContainer().endSpec().endTemplate()
-                .endSpec().build()).create();
+        cluster.client().apps().statefulSets().inNamespace(NS).resource(io.acceltriage.testing.Trainers.statefulSet(NS, "trainer", Map.of())).create();
 
         Policy training = Policy.load("policies/training.yaml");
         PrometheusSource source = new PrometheusSource(URI.create(prometheus.url()), Duration.ofSeconds(5), Duration.ofMinutes(10));

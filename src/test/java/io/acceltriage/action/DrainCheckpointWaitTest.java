@@ -96,13 +96,8 @@ class DrainCheckpointWaitTest {
     }
 
     private static StatefulSet gang(String name, String lastCheckpoint) {
-        return client.apps().statefulSets().inNamespace(NS).resource(new StatefulSetBuilder()
-                .withNewMetadata().withName(name).withNamespace(NS)
-                .withAnnotations(lastCheckpoint == null ? Map.of() : Map.of(ANNOTATION, lastCheckpoint)).endMetadata()
-                .withNewSpec().withReplicas(2).withNewSelector().withMatchLabels(Map.of("app", name)).endSelector()
-                .withNewTemplate().withNewMetadata().withLabels(Map.of("app", name)).endMetadata()
-                .withNewSpec().addNewContainer().withName("train").withImage("trainer:1").endContainer().endSpec().endTemplate()
-                .endSpec().build()).create();
+        return client.apps().statefulSets().inNamespace(NS).resource(io.acceltriage.testing.Trainers.statefulSet(NS, name,
+                lastCheckpoint == null ? Map.of() : Map.of(ANNOTATION, lastCheckpoint))).create();
     }
 
     private static void member(StatefulSet owner, String pod, String node) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.acceltriage.cluster.ClusterReads;
 import io.acceltriage.sandbox.SimulatedCluster;
 import io.acceltriage.testing.BackfilledPrometheus;
-import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,12 +42,7 @@ class CheckpointsAtTheAlertTest {
         series.append("# EOF\n");
         prometheus = BackfilledPrometheus.start(series.toString(), "training_last_checkpoint_timestamp_seconds");
         cluster = SimulatedCluster.start();
-        cluster.client().apps().statefulSets().inNamespace(NS).resource(new StatefulSetBuilder()
-                .withNewMetadata().withName("trainer").withNamespace(NS).endMetadata()
-                .withNewSpec().withReplicas(2).withNewSelector().withMatchLabels(Map.of("app", "trainer")).endSelector()
-                .withNewTemplate().withNewMetadata().withLabels(Map.of("app", "trainer")).endMetadata()
-                .withNewSpec().addNewContainer().withName("train").withImage("trainer:1").endContainer().endSpec().endTemplate()
-                .endSpec().build()).create();
+        cluster.client().apps().statefulSets().inNamespace(NS).resource(io.acceltriage.testing.Trainers.statefulSet(NS, "trainer", Map.of())).create();
         PrometheusSource source = new PrometheusSource(URI.create(prometheus.url()), Duration.ofSeconds(5), Duration.ofMinutes(10));
         checkpoints = new Checkpoints(ClusterReads.direct(cluster.client()), source, Toolsets.load("tools"), List.of("nvidia.com/gpu"));
     }
