@@ -89,7 +89,7 @@ public class AlertFiler {
      * <p>Replicas on one database take turns ({@link WorkLock#FILING}, held until the commit): each
      * sees the incidents the last one opened, so a subject gets one incident however the alerts are
      * spread, and an alert another replica filed meanwhile is skipped, so each is filed once. A firing
-     * alert asks for one triage of its incident, in the same transaction ({@link IncidentStore#wantTriage}).
+     * alert asks for one triage of its incident, in the same transaction ({@link IncidentStore#alertsFiled}).
      */
     private List<String> fileTogether(List<StoredAlert> chunk) {
         List<About> abouts = chunk.stream().map(a -> correlation.about(a.alert(), a.receivedAt())).toList();
@@ -101,6 +101,7 @@ public class AlertFiler {
             // the webhook's receipts among them, waits for) is then held for one batch and the commit, not for the
             // whole chunk's correlation. Same records, same order, same transaction.
             List<AuditLog.Entry> records = new ArrayList<>(chunk.size() + 1);
+            Map<String, int[]> filed = new LinkedHashMap<>(); // incident → alerts filed, firing among them
             for (int i = 0; i < chunk.size(); i++) {
                 StoredAlert stored = chunk.get(i);
                 if (!waiting.contains(stored.id())) {
@@ -117,13 +118,16 @@ public class AlertFiler {
                     records.add(new AuditLog.Entry(filing.incidentId(), AuditKind.INCIDENT_OPENED, Actors.AGENT, p));
                 }
                 inbox.file(tx, stored.id(), filing.incidentId());
-                incidents.countAlert(tx, filing.incidentId());
-                if (stored.alert().status() == AlertStatus.FIRING) incidents.wantTriage(tx, filing.incidentId());
+                int[] counts = filed.computeIfAbsent(filing.incidentId(), id -> new int[2]);
+                counts[0]++;
+                if (stored.alert().status() == AlertStatus.FIRING) counts[1]++;
                 records.add(new AuditLog.Entry(filing.incidentId(), AuditKind.ALERT_FILED, Actors.AGENT, Map.of("alertname",
                         stored.alert().name(), "fingerprint", stored.alert().fingerprint(), "status", stored.alert().status().wireName(),
                         "about", about.subject().key())));
                 ids.add(filing.incidentId());
             }
+            // Each incident's count and wanted triages once for the chunk (a storm's fleet incident: one update, not 50).
+            filed.forEach((id, counts) -> incidents.alertsFiled(tx, id, counts[0], counts[1]));
             audit.appendAll(tx, records);
             return ids;
         });

@@ -343,6 +343,24 @@ public class AlertInbox {
     }
 
     /**
+     * Whether the incident has alerts and the last one filed of each fingerprint is resolved: asked by the
+     * store, which keeps the answer's cost off a fleet incident's thousands of alerts.
+     */
+    public boolean allResolved(String incidentId) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select count(*), sum(case when a.status = 'firing' and not exists"
+                    + " (select 1 from alerts b where b.incident_id = a.incident_id and b.fingerprint = a.fingerprint and b.id > a.id)"
+                    + " then 1 else 0 end) from alerts a where a.incident_id = ?")) {
+                ps.setString(1, incidentId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1) > 0 && rs.getLong(2) == 0;
+                }
+            }
+        });
+    }
+
+    /**
      * The ids among these that no filer has filed yet, read inside the caller's transaction after it
      * took {@link io.acceltriage.store.WorkLock#FILING}: another replica may have filed the same rows
      * since this one read them from the inbox.

@@ -181,21 +181,18 @@ public class IncidentStore {
         });
     }
 
-    public void countAlert(Tx tx, String id) {
+    /**
+     * Alerts were filed under the incident: {@code alerts} more counted, and one more triage wanted for each
+     * {@code firing} one (see {@link #claimTriage}). One statement per incident for a whole chunk of filing.
+     */
+    public void alertsFiled(Tx tx, String id, int alerts, int firing) {
         tx.run(c -> {
-            try (PreparedStatement ps = c.prepareStatement("update incidents set alert_count = alert_count + 1, updated_at = ? where id = ?")) {
-                ps.setTimestamp(1, Timestamp.from(Instant.now()));
-                ps.setString(2, id);
-                ps.executeUpdate();
-            }
-        });
-    }
-
-    /** A firing alert was filed under the incident: it wants one more triage (see {@link #claimTriage}). */
-    public void wantTriage(Tx tx, String id) {
-        tx.run(c -> {
-            try (PreparedStatement ps = c.prepareStatement("update incidents set triage_wanted = triage_wanted + 1 where id = ?")) {
-                ps.setString(1, id);
+            try (PreparedStatement ps = c.prepareStatement("update incidents set alert_count = alert_count + ?,"
+                    + " triage_wanted = triage_wanted + ?, updated_at = ? where id = ?")) {
+                ps.setInt(1, alerts);
+                ps.setInt(2, firing);
+                ps.setTimestamp(3, Timestamp.from(Instant.now()));
+                ps.setString(4, id);
                 ps.executeUpdate();
             }
         });

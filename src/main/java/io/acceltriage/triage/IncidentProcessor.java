@@ -189,8 +189,12 @@ public class IncidentProcessor {
             correlation.expect(batch);
             for (int from = 0; from < batch.size(); from += FILING_CHUNK) {
                 List<StoredAlert> chunk = batch.subList(from, Math.min(batch.size(), from + FILING_CHUNK));
-                for (String id : filer.file(chunk)) {
-                    if (id != null) touched.add(id);
+                List<String> filedUnder = filer.file(chunk);
+                for (int i = 0; i < chunk.size(); i++) {
+                    // Only a resolved alert can be the one that leaves its incident with every alert resolved: a storm
+                    // of firing alerts asks for no resolution check (each one read the incident's every alert).
+                    String id = filedUnder.get(i);
+                    if (id != null && chunk.get(i).alert().status() == AlertStatus.RESOLVED) touched.add(id);
                 }
             }
             triageDue();
@@ -499,11 +503,7 @@ public class IncidentProcessor {
     }
 
     private void resolveIfAllResolved(String incidentId) {
-        Map<String, AlertStatus> last = new LinkedHashMap<>();
-        for (StoredAlert a : inbox.ofIncident(incidentId)) {
-            last.put(a.alert().fingerprint(), a.alert().status());
-        }
-        if (!last.isEmpty() && last.values().stream().allMatch(s -> s == AlertStatus.RESOLVED)) {
+        if (inbox.allResolved(incidentId)) {
             incidents.find(incidentId).filter(i -> i.state().open()).ifPresent(i -> {
                 database.transaction(tx -> {
                     incidents.setState(tx, incidentId, IncidentState.RESOLVED);

@@ -112,7 +112,7 @@ class ReplicaClaimsTest {
         IncidentStore incidents = new IncidentStore(database);
         String id = database.transaction(tx -> {
             String opened = incidents.open(tx, Subject.node("gpu-lease-" + UUID.randomUUID().toString().substring(0, 8)), null, T0).id();
-            incidents.wantTriage(tx, opened);
+            incidents.alertsFiled(tx, opened, 1, 1);
             return opened;
         });
         Instant now = Instant.now();
@@ -147,7 +147,7 @@ class ReplicaClaimsTest {
 
         // An alert filed while the triage runs wants a triage of its own after this one.
         database.transaction(tx -> {
-            incidents.wantTriage(tx, id);
+            incidents.alertsFiled(tx, id, 1, 1);
             return null;
         });
         incidents.finishTriage(takenOver, loser);
