@@ -549,6 +549,7 @@ public final class Classifier {
         if (f instanceof Facts.SliceHost h) return Optional.ofNullable(h.node());
         if (f instanceof Facts.BehindPool v) return Optional.ofNullable(v.node());
         if (f instanceof Facts.Unoffered u) return Optional.ofNullable(u.node());
+        if (f instanceof Facts.PodRejected r) return Optional.ofNullable(r.node());
         if (f instanceof Facts.ClusterEvent ev && "Node".equals(ev.objectKind())) return Optional.ofNullable(ev.objectName());
         return Optional.empty();
     }
@@ -629,6 +630,11 @@ public final class Classifier {
                     ? Optional.of(Finding.of(Family.APPLICATION, 0.15, c.namespace() + "/" + c.pod() + " keeps restarting", id,
                             "crash-loop").asSymptom().restartable())
                     : Optional.empty();
+        }
+        if (e.fact() instanceof Facts.PodRejected r) {
+            // The kubelet gives the same reason in the pod's status as in the event it writes beside: the event rows read it.
+            return cluster.event(r.reason(), r.message()).map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause() + ": "
+                    + r.namespace() + "/" + r.pod() + " on " + r.node(), id, (s.fences() ? CANNOT_SERVE : "") + "rejected-" + r.reason()));
         }
         if (e.fact() instanceof Facts.PodPending p) {
             Optional<ClusterSignals.Signal> own = p.reason() == null ? Optional.empty() : cluster.event(p.reason(), p.message());

@@ -255,6 +255,14 @@ final class ClusterCollector {
             if (focused && "Pending".equals(p.getStatus().getPhase())) {
                 observePending(p, obs);
             }
+            if ((focused || acceleratorsRequested(p) > 0) && "Failed".equals(p.getStatus().getPhase()) && p.getStatus().getReason() != null
+                    && orEmpty(p.getStatus().getContainerStatuses()).isEmpty()) {
+                // No container ever started: the kubelet refused the pod at admission and says why in its status.
+                obs.add(new Observation(Source.CLUSTER, ref(p) + " rejected by the kubelet of " + p.getSpec().getNodeName() + ": "
+                        + p.getStatus().getReason() + ": " + abbreviate(p.getStatus().getMessage()),
+                        new Facts.PodRejected(p.getMetadata().getNamespace(), p.getMetadata().getName(), p.getSpec().getNodeName(),
+                                p.getStatus().getReason(), abbreviate(p.getStatus().getMessage()))));
+            }
         }
         early.logTargets(logs.stream().filter(t -> !earlyLogs.contains(t)).toList());
         early.failingAgents(failingAgents(obs));

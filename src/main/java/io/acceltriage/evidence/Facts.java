@@ -36,6 +36,13 @@ public final class Facts {
         }
     }
 
+    /**
+     * A pod the kubelet of {@code node} refused to run after the scheduler placed it there (its admission: phase Failed,
+     * {@code reason} the admission error, as TopologyAffinityError, {@code message} "Pod was rejected: …"). The pod's
+     * status is the kubelet's to write, and a refused pod stays so: a state, not news that ages.
+     */
+    public record PodRejected(String namespace, String pod, String node, String reason, String message) implements Fact {}
+
     /** A Kubernetes event; {@code lastSeen} may be null when the event carries no time. */
     public record ClusterEvent(String namespace, String objectKind, String objectName, String type, String reason,
             String message, int count, java.time.Instant lastSeen) implements Fact {}

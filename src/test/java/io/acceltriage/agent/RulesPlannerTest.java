@@ -731,4 +731,17 @@ class RulesPlannerTest {
         EvidenceBundle unplanned = Bundles.node(NODE).gap(Source.METRICS, "exporter on " + NODE + " unreachable").build();
         assertFalse(PLANNER.plan(Diagnoses.none(), unplanned).escalationReasons().isEmpty(), "without the change the silence is a gap");
     }
+
+    // --- a GPU awaiting its reset, a health agent's verdict, a runtime that starts nothing, admission ---
+
+    @Test
+    void podsRejectedAtAdmissionFenceNothingAndAskAPerson() {
+        EvidenceBundle b = Bundles.node(NODE).gpus(8, 8).rejected("ci", "runner-a", "TopologyAffinityError",
+                "Pod was rejected: Resources cannot be allocated with Topology locality").build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertTrue(p.proposals().isEmpty(), "proposals: " + names(p));
+        assertFalse(p.escalationReasons().isEmpty());
+    }
 }

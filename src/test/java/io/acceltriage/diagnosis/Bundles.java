@@ -194,6 +194,12 @@ public final class Bundles {
         return container(namespace, pod, "main", PodRole.WORKLOAD, "waiting", reason, 0, null, null, false);
     }
 
+    /** A pod the node's kubelet refused at admission (phase Failed, {@code reason} in its status). */
+    public Bundles rejected(String namespace, String pod, String reason, String message) {
+        return add(Source.CLUSTER, namespace + "/" + pod + " rejected by the kubelet of " + node + ": " + reason,
+                new Facts.PodRejected(namespace, pod, node, reason, message));
+    }
+
     /** A pod the scheduler has not placed, of workload {@code workload} ("namespace/name", or null). */
     public Bundles pending(String namespace, String pod, String reason, String message, String workload) {
         return add(Source.CLUSTER, namespace + "/" + pod + " pending: " + reason + ": " + message,

@@ -831,4 +831,29 @@ class ClassifierTest {
         assertEquals(Family.APPLICATION, d.family(), d.cause());
         assertTrue(d.findings().stream().anyMatch(f -> Classifier.TENANT_CLAIM.equals(f.group())), "named as a tenant's claim: " + d.findings());
     }
+
+    // --- a GPU awaiting its reset, health agents' labels, the storage path, admission, a runtime that starts nothing ---
+
+    @Test
+    void aVolumeStillAttachedToTheNodeThePodLeftIsInfrastructure() {
+        Diagnosis d = classify(Bundles.pod("ml", "sft-trainer-0", NODE).podEvent("ml", "sft-trainer-0", "FailedAttachVolume",
+                "Multi-Attach error for volume \"pvc-9dbdb7f1\" Volume is already exclusively attached to one node and can't be attached to another"));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.cause().contains("still attached to another node"), d.cause());
+    }
+
+    @Test
+    void aPodTheKubeletRejectedAtAdmissionIsInfrastructureOfItsNodeHoweverLongAgo() {
+        Diagnosis d = classify(Bundles.node(NODE).rejected("ci", "runner-4gpu-x7q2m", "TopologyAffinityError",
+                "Pod was rejected: Resources cannot be allocated with Topology locality"));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.cause().contains("NUMA"), d.cause());
+    }
+
+    @Test
+    void aPodRejectedForAReasonNoRowKnowsIsNoFinding() {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).rejected("ci", "runner-1", "SomeFutureAdmissionError", "Pod was rejected: …")).family());
+    }
 }
