@@ -735,6 +735,17 @@ class RulesPlannerTest {
     // --- a GPU awaiting its reset, a health agent's verdict, a runtime that starts nothing, admission ---
 
     @Test
+    void aPlatformHealthAgentsEvictVerdictFencesTheIdleNode() {
+        EvidenceBundle b = Bundles.node(NODE).nodeLabel("autopilot.ibm.com/gpuhealth", "EVICT")
+                .nodeLabel("autopilot.ibm.com/dcgm.level.3", "ERR_2026-12-03_05.58.41UTC_page_retirement_row_remap.2").build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertEquals(List.of(NODE), of(p, ActionKind.CORDON_NODE).stream().map(Proposal::target).toList(), "proposals: " + names(p));
+        assertFalse(p.escalationReasons().isEmpty());
+    }
+
+    @Test
     void podsRejectedAtAdmissionFenceNothingAndAskAPerson() {
         EvidenceBundle b = Bundles.node(NODE).gpus(8, 8).rejected("ci", "runner-a", "TopologyAffinityError",
                 "Pod was rejected: Resources cannot be allocated with Topology locality").build();

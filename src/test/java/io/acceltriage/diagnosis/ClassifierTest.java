@@ -834,6 +834,26 @@ class ClassifierTest {
 
     // --- a GPU awaiting its reset, health agents' labels, the storage path, admission, a runtime that starts nothing ---
 
+    @ParameterizedTest(name = "{0}={1}")
+    @org.junit.jupiter.params.provider.CsvSource({"autopilot.ibm.com/gpuhealth, EVICT",
+            "autopilot.ibm.com/dcgm.level.3, ERR_2026-12-03_05.58.41UTC_page_retirement_row_remap.2"})
+    void aPlatformHealthAgentsFailingVerdictInItsNodeLabelIsADeviceFaultClearEnoughToCordon(String key, String value) {
+        EvidenceBundle b = Bundles.node(NODE).nodeLabel(key, value).build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.evidenceIds().contains(idOf(b, Facts.NodeLabel.class)), "cites the label " + d.evidenceIds());
+        assertTrue(d.confidence() >= minConfidence("cordon-node"), "confidence " + d.confidence());
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @org.junit.jupiter.params.provider.CsvSource({"autopilot.ibm.com/gpuhealth, PASS", "autopilot.ibm.com/gpuhealth, TESTING",
+            "autopilot.ibm.com/dcgm.level.3, PASS_2026-12-02_21.14.09UTC"})
+    void aPlatformHealthAgentsPassingOrRunningVerdictIsNoFault(String key, String value) {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).nodeLabel(key, value)).family());
+    }
+
     @Test
     void aVolumeStillAttachedToTheNodeThePodLeftIsInfrastructure() {
         Diagnosis d = classify(Bundles.pod("ml", "sft-trainer-0", NODE).podEvent("ml", "sft-trainer-0", "FailedAttachVolume",
