@@ -153,6 +153,13 @@ public final class Classifier {
     public static final String REPLACE_DEVICE = "replace-device/";
 
     /**
+     * Group prefix of a finding saying the device awaits a reset to apply a repair it recorded (a page retirement
+     * pending): it works meanwhile, so the node is kept from new work and a person resets the GPU once what runs there
+     * ends; nothing is moved, and nothing is reset under the work.
+     */
+    public static final String RESET_PENDING = "reset-pending/";
+
+    /**
      * An XID whose catalogue row {@code explains} other finding groups governs them when they describe the same
      * event: the same GPU (node and index) or the pod that holds it. XID 94 says the ECC error was contained to
      * one application; the DBE counter it raised and the application's "uncorrectable ECC error" line are that
@@ -822,7 +829,7 @@ public final class Classifier {
             return Optional.empty();
         }
         Finding f = Finding.of(Family.parse(fault.family()), weight, fault.cause() + " (" + where + ")", id,
-                (fault.replaces() ? REPLACE_DEVICE : "") + tool.get().name());
+                (fault.replaces() ? REPLACE_DEVICE : fault.awaitsReset() ? RESET_PENDING : "") + tool.get().name());
         return Optional.of(fault.degrades() ? f.degrading() : f);
     }
 

@@ -735,6 +735,17 @@ class RulesPlannerTest {
     // --- a GPU awaiting its reset, a health agent's verdict, a runtime that starts nothing, admission ---
 
     @Test
+    void aGpuAwaitingAResetIsFencedWhileTheJobOnItKeepsRunningAndNothingIsResetUnderIt() {
+        EvidenceBundle b = Bundles.node(NODE).holds(1, "batch", "backfill-p7d4m").batch("Job", "batch", "backfill", "backfill-p7d4m")
+                .dcgm("DCGM_FI_DEV_RETIRED_PENDING", 1, 1, 0).xid(1, 63).build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertEquals(List.of("cordon-node:" + NODE), names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("needs a reset")), "reasons: " + p.escalationReasons());
+    }
+
+    @Test
     void aPlatformHealthAgentsEvictVerdictFencesTheIdleNode() {
         EvidenceBundle b = Bundles.node(NODE).nodeLabel("autopilot.ibm.com/gpuhealth", "EVICT")
                 .nodeLabel("autopilot.ibm.com/dcgm.level.3", "ERR_2026-12-03_05.58.41UTC_page_retirement_row_remap.2").build();

@@ -834,6 +834,15 @@ class ClassifierTest {
 
     // --- a GPU awaiting its reset, health agents' labels, the storage path, admission, a runtime that starts nothing ---
 
+    @Test
+    void aPageRetirementPendingAResetIsADeviceFaultAwaitingTheResetNotDegradation() {
+        Diagnosis d = classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_RETIRED_PENDING", 1, 1, 0));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertFalse(d.degradation(), "the retirement applies only at the GPU's next reset: the node is kept from new work until then");
+        assertTrue(d.supporting().stream().anyMatch(f -> f.group().startsWith(Classifier.RESET_PENDING)), d.findings().toString());
+    }
+
     @ParameterizedTest(name = "{0}={1}")
     @org.junit.jupiter.params.provider.CsvSource({"autopilot.ibm.com/gpuhealth, EVICT",
             "autopilot.ibm.com/dcgm.level.3, ERR_2026-12-03_05.58.41UTC_page_retirement_row_remap.2"})
