@@ -292,6 +292,7 @@ final class ClusterCollector {
         observePendingAcceleratorPods(pods.keySet(), orGap(pending, Source.CLUSTER, "pending pods", gaps), owners, obs);
 
         List<Workload> workloads = workloadsOf(placements, owners, namespacePods);
+        corroborateRuntimeFailures(placements, obs);
         // Where the platform writes: its own namespaces and those of the node agents' DaemonSet pods.
         Set<String> platformNamespaces = new java.util.HashSet<>(knowledge.platformNamespaces());
         Map<String, Set<String>> exporterAddresses = new HashMap<>();
@@ -742,9 +743,11 @@ final class ClusterCollector {
         for (ContainerStatus cs : statuses) {
             String state = "running";
             String reason = null;
+            String message = null;
             if (cs.getState() != null && cs.getState().getWaiting() != null) {
                 state = "waiting";
                 reason = cs.getState().getWaiting().getReason();
+                message = cs.getState().getWaiting().getMessage();
             } else if (cs.getState() != null && cs.getState().getTerminated() != null) {
                 state = "terminated";
                 reason = cs.getState().getTerminated().getReason();
@@ -761,7 +764,8 @@ final class ClusterCollector {
             boolean abnormal = !completed && (!ready || restarts > 0 || lastReason != null);
             if (abnormal) {
                 obs.add(new Observation(Source.CLUSTER, describe(ns, name, cs.getName(), role, state, reason, restarts, lastExit, lastReason),
-                        new Facts.ContainerState(ns, name, cs.getName(), node, role, state, reason, restarts, lastExit, lastReason, ready)));
+                        new Facts.ContainerState(ns, name, cs.getName(), node, role, state, reason, restarts, lastExit, lastReason, ready,
+                                message == null || message.length() <= 1000 ? message : message.substring(0, 1000) + "…")));
             }
             if (abnormal || focused) {
                 logs.add(new LogTarget(ns, name, cs.getName(), role, false));
@@ -777,6 +781,35 @@ final class ClusterCollector {
                                     h.getAdditionalProperties().get("message") == null ? null
                                             : String.valueOf(h.getAdditionalProperties().get("message")))));
                 }
+            }
+        }
+    }
+
+    /** What differs between two containers' copies of one runtime error: container, task and sandbox ids. */
+    private static final java.util.regex.Pattern RUNTIME_IDS = java.util.regex.Pattern.compile("[0-9a-f]{8,}(-[0-9a-f]{4,})*");
+
+    /**
+     * The runtime's error in the kubelet's status of a container that cannot start is the tenant's own (its image, its
+     * spec may cause it), until the same error stops the containers of another workload on the same node: one tenant
+     * cannot write a second tenant's pod status, nor make the second's containers fail. The same message (ids aside) in
+     * pods of two or more workloads on one node is the node's runtime speaking, read as the platform's.
+     */
+    static void corroborateRuntimeFailures(List<PodPlacement> placements, List<Observation> obs) {
+        Map<String, String> workloadOf = new HashMap<>();
+        for (PodPlacement p : placements) workloadOf.put(p.ref(), p.workloadRef() == null ? p.ref() : p.workloadRef());
+        Map<String, Set<String>> workloadsByError = new HashMap<>();
+        for (Observation o : obs) {
+            if (o.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent() && "waiting".equals(c.state()) && c.message() != null
+                    && c.node() != null) {
+                workloadsByError.computeIfAbsent(c.node() + "|" + RUNTIME_IDS.matcher(c.message()).replaceAll("#"), k -> new HashSet<>())
+                        .add(workloadOf.getOrDefault(c.namespace() + "/" + c.pod(), c.namespace() + "/" + c.pod()));
+            }
+        }
+        for (int i = 0; i < obs.size(); i++) {
+            if (obs.get(i).fact() instanceof Facts.ContainerState c && !c.role().nodeAgent() && "waiting".equals(c.state())
+                    && c.message() != null && c.node() != null) {
+                int n = workloadsByError.get(c.node() + "|" + RUNTIME_IDS.matcher(c.message()).replaceAll("#")).size();
+                if (n >= 2) obs.set(i, obs.get(i).withTrust(Trust.PLATFORM, "[the same error stops " + n + " workloads' containers on " + c.node() + "]"));
             }
         }
     }

@@ -24,10 +24,18 @@ public final class Facts {
     public record DeviceHealth(String namespace, String pod, String container, String node, String resource,
             String resourceId, String health, String message) implements Fact {}
 
-    /** A container that is not simply running and ready; {@code role} tells workload from node agent. */
+    /**
+     * A container that is not simply running and ready; {@code role} tells workload from node agent. {@code message}: the
+     * kubelet's word on why it waits (the runtime's error when it cannot start it), null when it gave none.
+     */
     public record ContainerState(String namespace, String pod, String container, String node, PodRole role,
-            String state, String reason, int restarts, Integer lastExitCode, String lastReason, boolean ready)
-            implements Fact {}
+            String state, String reason, int restarts, Integer lastExitCode, String lastReason, boolean ready, String message)
+            implements Fact {
+        public ContainerState(String namespace, String pod, String container, String node, PodRole role, String state, String reason,
+                int restarts, Integer lastExitCode, String lastReason, boolean ready) {
+            this(namespace, pod, container, node, role, state, reason, restarts, lastExitCode, lastReason, ready, null);
+        }
+    }
 
     /** A pod the scheduler has not placed; {@code workload} its top owner's {@code namespace/name} when known. */
     public record PodPending(String namespace, String pod, String reason, String message, String workload) implements Fact {

@@ -757,6 +757,18 @@ class RulesPlannerTest {
     }
 
     @Test
+    void aNodeWhoseRuntimeStopsSeveralWorkloadsContainersIsCordoned() {
+        String error = "OCI runtime create failed: error running hook #0: nvidia-container-cli: mount error: file creation failed:"
+                + " /run/nvidia-persistenced/socket: no such device or address";
+        EvidenceBundle b = Bundles.pod("speech", "asr-0", NODE).podCannotStart("speech", "asr-0", error, io.acceltriage.evidence.Trust.PLATFORM)
+                .podCannotStart("search", "rerank-0", error, io.acceltriage.evidence.Trust.PLATFORM).build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertEquals(List.of(NODE), of(p, ActionKind.CORDON_NODE).stream().map(Proposal::target).toList(), "proposals: " + names(p));
+    }
+
+    @Test
     void podsRejectedAtAdmissionFenceNothingAndAskAPerson() {
         EvidenceBundle b = Bundles.node(NODE).gpus(8, 8).rejected("ci", "runner-a", "TopologyAffinityError",
                 "Pod was rejected: Resources cannot be allocated with Topology locality").build();

@@ -194,6 +194,16 @@ public final class Bundles {
         return container(namespace, pod, "main", PodRole.WORKLOAD, "waiting", reason, 0, null, null, false);
     }
 
+    /**
+     * A workload container the runtime cannot start, the runtime's error in its status ({@code message}); {@code trust}
+     * as the collector gives it (the platform's when the same error stops other workloads' containers on the node).
+     */
+    public Bundles podCannotStart(String namespace, String pod, String message, io.acceltriage.evidence.Trust trust) {
+        return add(Source.CLUSTER, namespace + "/" + pod + "/main waiting RunContainerError, 6 restarts",
+                new Facts.ContainerState(namespace, pod, "main", node, PodRole.WORKLOAD, "waiting", "RunContainerError", 6, 128, "StartError",
+                        false, message), trust);
+    }
+
     /** A pod the node's kubelet refused at admission (phase Failed, {@code reason} in its status). */
     public Bundles rejected(String namespace, String pod, String reason, String message) {
         return add(Source.CLUSTER, namespace + "/" + pod + " rejected by the kubelet of " + node + ": " + reason,

@@ -885,4 +885,25 @@ class ClassifierTest {
     void aPodRejectedForAReasonNoRowKnowsIsNoFinding() {
         assertEquals(Family.NONE, classify(Bundles.node(NODE).rejected("ci", "runner-1", "SomeFutureAdmissionError", "Pod was rejected: …")).family());
     }
+
+    static final String HOOK_ERROR = "failed to create containerd task: OCI runtime create failed: error running hook #0: error running hook:"
+            + " exit status 1, stdout: , stderr: nvidia-container-cli: mount error: file creation failed: /run/nvidia-persistenced/socket:"
+            + " no such device or address: unknown";
+
+    @Test
+    void theRuntimesErrorInContainersOfSeveralWorkloadsOnTheNodeMeansTheNodeCannotServe() {
+        Diagnosis d = classify(Bundles.pod("speech", "asr-0", NODE).podCannotStart("speech", "asr-0", HOOK_ERROR, io.acceltriage.evidence.Trust.PLATFORM)
+                .podCannotStart("search", "rerank-0", HOOK_ERROR, io.acceltriage.evidence.Trust.PLATFORM));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.supporting().stream().anyMatch(f -> f.group().startsWith(Classifier.CANNOT_SERVE)), d.findings().toString());
+    }
+
+    @Test
+    void theRuntimesErrorInOneWorkloadsContainerAloneIsInfrastructureTheNodeMayStillServe() {
+        Diagnosis d = classify(Bundles.pod("speech", "asr-0", NODE).podCannotStart("speech", "asr-0", HOOK_ERROR, io.acceltriage.evidence.Trust.TENANT));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.supporting().stream().noneMatch(f -> f.group().startsWith(Classifier.CANNOT_SERVE)), d.findings().toString());
+    }
 }
