@@ -627,13 +627,13 @@ public final class Classifier {
             }
             if ("waiting".equals(c.state()) && c.message() != null) {
                 // The kubelet puts the runtime's error in the container's status as in its Failed event: the same rows read it.
-                // Corroborated (the same error stops other workloads' containers on the node: a platform source), the node's
+                // Corroborated (the same error stops other tenants' containers on the node: a platform source), the node's
                 // runtime starts no container there: it cannot serve.
                 Optional<ClusterSignals.Signal> start = cluster.event("Failed", c.message());
                 if (start.isPresent()) {
                     boolean nodeWide = e.platform() && Family.parse(start.get().family()) == Family.INFRASTRUCTURE;
                     return Optional.of(Finding.of(Family.parse(start.get().family()), start.get().weight(), start.get().cause()
-                            + (nodeWide ? " (the same error stops other workloads' containers on " + c.node() + ")" : "") + ": "
+                            + (nodeWide ? " (the same error stops other tenants' containers on " + c.node() + ")" : "") + ": "
                             + c.namespace() + "/" + c.pod(), id, (nodeWide || start.get().fences() ? CANNOT_SERVE : "") + "start-failed"));
                 }
             }

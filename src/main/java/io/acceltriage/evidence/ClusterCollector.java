@@ -292,7 +292,7 @@ final class ClusterCollector {
         observePendingAcceleratorPods(pods.keySet(), orGap(pending, Source.CLUSTER, "pending pods", gaps), owners, obs);
 
         List<Workload> workloads = workloadsOf(placements, owners, namespacePods);
-        corroborateRuntimeFailures(placements, obs);
+        corroborateRuntimeFailures(obs);
         // Where the platform writes: its own namespaces and those of the node agents' DaemonSet pods.
         Set<String> platformNamespaces = new java.util.HashSet<>(knowledge.platformNamespaces());
         Map<String, Set<String>> exporterAddresses = new HashMap<>();
@@ -790,28 +790,31 @@ final class ClusterCollector {
 
     /**
      * The runtime's error in the kubelet's status of a container that cannot start is the tenant's own (its image, its
-     * spec may cause it), until the same error stops the containers of another workload on the same node: one tenant
+     * spec may cause it), until the same error stops the containers of another tenant on the same node: one tenant
      * cannot write a second tenant's pod status, nor make the second's containers fail. The same message (ids aside) in
-     * pods of two or more workloads on one node is the node's runtime speaking, read as the platform's.
+     * pods of two or more namespaces on one node is the node's runtime speaking, read as the platform's. Two workloads of
+     * one namespace are not enough: one tenant may give both the same spec that breaks the hook.
      */
-    static void corroborateRuntimeFailures(List<PodPlacement> placements, List<Observation> obs) {
-        Map<String, String> workloadOf = new HashMap<>();
-        for (PodPlacement p : placements) workloadOf.put(p.ref(), p.workloadRef() == null ? p.ref() : p.workloadRef());
-        Map<String, Set<String>> workloadsByError = new HashMap<>();
+    static void corroborateRuntimeFailures(List<Observation> obs) {
+        Map<String, Set<String>> namespacesByError = new HashMap<>();
         for (Observation o : obs) {
-            if (o.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent() && "waiting".equals(c.state()) && c.message() != null
-                    && c.node() != null) {
-                workloadsByError.computeIfAbsent(c.node() + "|" + RUNTIME_IDS.matcher(c.message()).replaceAll("#"), k -> new HashSet<>())
-                        .add(workloadOf.getOrDefault(c.namespace() + "/" + c.pod(), c.namespace() + "/" + c.pod()));
-            }
+            startError(o).ifPresent(key -> namespacesByError.computeIfAbsent(key, k -> new HashSet<>())
+                    .add(((Facts.ContainerState) o.fact()).namespace()));
         }
         for (int i = 0; i < obs.size(); i++) {
-            if (obs.get(i).fact() instanceof Facts.ContainerState c && !c.role().nodeAgent() && "waiting".equals(c.state())
-                    && c.message() != null && c.node() != null) {
-                int n = workloadsByError.get(c.node() + "|" + RUNTIME_IDS.matcher(c.message()).replaceAll("#")).size();
-                if (n >= 2) obs.set(i, obs.get(i).withTrust(Trust.PLATFORM, "[the same error stops " + n + " workloads' containers on " + c.node() + "]"));
+            Optional<String> key = startError(obs.get(i));
+            int n = key.map(k -> namespacesByError.get(k).size()).orElse(0);
+            if (n >= 2) {
+                obs.set(i, obs.get(i).withTrust(Trust.PLATFORM, "[the same error stops containers of " + n + " namespaces on "
+                        + ((Facts.ContainerState) obs.get(i).fact()).node() + "]"));
             }
         }
+    }
+
+    /** The node and the runtime's message (ids aside) of a workload container that waits with one. */
+    private static Optional<String> startError(Observation o) {
+        return o.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent() && "waiting".equals(c.state()) && c.message() != null
+                && c.node() != null ? Optional.of(c.node() + "|" + RUNTIME_IDS.matcher(c.message()).replaceAll("#")) : Optional.empty();
     }
 
     private static String describe(String ns, String pod, String container, PodRole role, String state, String reason,

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The runtime's error in a container's status is the tenant's own (its image or spec may cause it) until the same error
- * stops another workload's containers on the same node: one tenant cannot write another's pod status, so the node's
- * runtime is speaking, and the collector reads it as the platform's.
+ * stops another tenant's containers on the same node: one tenant cannot write another's pod status, so the node's runtime
+ * is speaking, and the collector reads it as the platform's.
  */
 class RuntimeFailuresAcrossWorkloadsTest {
 
@@ -27,28 +27,22 @@ class RuntimeFailuresAcrossWorkloadsTest {
                 "main", node, PodRole.WORKLOAD, "waiting", "RunContainerError", 6, null, null, false, message));
     }
 
-    static PodPlacement placed(String namespace, String pod, String node, String workload) {
-        return new PodPlacement(namespace, pod, node, PodRole.WORKLOAD, 1, workload, "img", true);
-    }
-
     @Test
-    void theSameErrorInTwoWorkloadsContainersOnOneNodeIsThePlatforms() {
+    void theSameErrorInContainersOfTwoNamespacesOnOneNodeIsThePlatforms() {
         List<Observation> obs = new ArrayList<>(List.of(cannotStart("speech", "asr-r4t7w", NODE, hookError("5f0c2e1d9a7b")),
                 cannotStart("search", "rerank-r4t7w", NODE, hookError("9e1d7c3b2a40"))));
 
-        ClusterCollector.corroborateRuntimeFailures(List.of(placed("speech", "asr-r4t7w", NODE, "speech/asr"),
-                placed("search", "rerank-r4t7w", NODE, "search/rerank")), obs);
+        ClusterCollector.corroborateRuntimeFailures(obs);
 
         assertEquals(List.of(Trust.PLATFORM, Trust.PLATFORM), obs.stream().map(Observation::trust).toList());
     }
 
     @Test
-    void twoPodsOfOneWorkloadAreStillItsOwnWord() {
+    void twoWorkloadsOfOneNamespaceAreStillOneTenantsWord() {
         List<Observation> obs = new ArrayList<>(List.of(cannotStart("speech", "asr-a", NODE, hookError("5f0c2e1d9a7b")),
-                cannotStart("speech", "asr-b", NODE, hookError("9e1d7c3b2a40"))));
+                cannotStart("speech", "tts-b", NODE, hookError("9e1d7c3b2a40"))));
 
-        ClusterCollector.corroborateRuntimeFailures(List.of(placed("speech", "asr-a", NODE, "speech/asr"),
-                placed("speech", "asr-b", NODE, "speech/asr")), obs);
+        ClusterCollector.corroborateRuntimeFailures(obs);
 
         assertNull(obs.get(0).trust(), "the trust a workload's container has by kind: the tenant's");
         assertNull(obs.get(1).trust());
@@ -59,8 +53,18 @@ class RuntimeFailuresAcrossWorkloadsTest {
         List<Observation> obs = new ArrayList<>(List.of(cannotStart("speech", "asr-a", NODE, hookError("5f0c2e1d9a7b")),
                 cannotStart("search", "rerank-b", "a10g-infer-08", hookError("9e1d7c3b2a40"))));
 
-        ClusterCollector.corroborateRuntimeFailures(List.of(placed("speech", "asr-a", NODE, "speech/asr"),
-                placed("search", "rerank-b", "a10g-infer-08", "search/rerank")), obs);
+        ClusterCollector.corroborateRuntimeFailures(obs);
+
+        assertNull(obs.get(0).trust());
+        assertNull(obs.get(1).trust());
+    }
+
+    @Test
+    void differentErrorsOnOneNodeSayNothing() {
+        List<Observation> obs = new ArrayList<>(List.of(cannotStart("speech", "asr-a", NODE, hookError("5f0c2e1d9a7b")),
+                cannotStart("search", "rerank-b", NODE, "failed to create containerd task: exec: \"/serve\": permission denied")));
+
+        ClusterCollector.corroborateRuntimeFailures(obs);
 
         assertNull(obs.get(0).trust());
         assertNull(obs.get(1).trust());
