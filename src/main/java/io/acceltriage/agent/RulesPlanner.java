@@ -464,9 +464,25 @@ public final class RulesPlanner {
                     + " fix the driver (a person checks the driver for the node's kernel): " + d.cause());
         } else if (b.node() != null && agentDown && !notReady && !restartCannotHelp) {
             out.add(new Proposal(ActionKind.RESTART_NODE_AGENT, b.node(), "restart the device plugin on " + b.node(), cited, BY));
+        } else if (restartableAgent(d, b).isPresent() && !notReady && !restartCannotHelp) {
+            PodPlacement agent = restartableAgent(d, b).get();
+            out.add(new Proposal(ActionKind.RESTART_NODE_AGENT, agent.node(), "restart the node agent " + agent.ref() + " on " + agent.node()
+                    + ", whose own log shows a failure its restart clears: " + d.cause(), cited, BY));
         } else {
             escalate.add("the node's accelerator stack needs a person" + (b.node() == null ? "" : " on " + b.node()) + ": " + d.cause());
         }
+    }
+
+    /**
+     * A node agent whose own log (the platform's) shows a failure a restart clears, among the diagnosis's strong reasons:
+     * it runs wherever it runs, which need not be the alert's node (the node a pending workload cannot land on).
+     */
+    private static Optional<PodPlacement> restartableAgent(Diagnosis d, EvidenceBundle b) {
+        return d.supporting().stream().filter(f -> f.restartHelps() && f.weight() >= 0.5).flatMap(f -> f.evidenceIds().stream())
+                .map(b::byId).flatMap(Optional::stream).filter(Evidence::platform)
+                .filter(e -> e.fact() instanceof Facts.LogMatch l && l.role().nodeAgent())
+                .map(e -> (Facts.LogMatch) e.fact()).flatMap(l -> b.pod(l.namespace(), l.pod()).stream())
+                .filter(p -> p.node() != null).findFirst();
     }
 
     private void planApplication(Diagnosis d, EvidenceBundle b, List<Proposal> out, List<String> escalate) {

@@ -592,10 +592,12 @@ final class ClusterCollector {
      * A pending pod waits for an extended resource (an RDMA device, a NIC) or a DRA claim. A node whose agent
      * serves that resource may have found no device: it advertises 0 of it while other nodes advertise theirs, or
      * its ResourceSlice of the claim's driver lists no device while other nodes' slices list theirs. Such nodes
-     * are named, and their node agents returned to be read (their logs say why they found none).
+     * are named, and their node agents returned to be read (their logs say why they found none). Likewise a node that
+     * offers the resource but lacks a label the pod selects on, one a node agent writes ({@code labelWriters}) and other
+     * nodes carry with the value the pod wants: that agent labelled nothing there.
      */
     @SuppressWarnings("unchecked")
-    private List<Pod> observeUnoffered(List<Pod> focus, List<Observation> obs) {
+    List<Pod> observeUnoffered(List<Pod> focus, List<Observation> obs) {
         List<Pod> pending = focus.stream().filter(p -> p.getStatus() != null && "Pending".equals(p.getStatus().getPhase())
                 && p.getSpec().getNodeName() == null).toList();
         if (pending.isEmpty()) return List.of();
@@ -620,6 +622,22 @@ final class ClusterCollector {
                         unoffered.putIfAbsent(n.getMetadata().getName(), r);
                         waiting.putIfAbsent(n.getMetadata().getName(), ref(p));
                         offeredBy.putIfAbsent(n.getMetadata().getName(), offering.size());
+                    }
+                }
+            }
+            for (Map.Entry<String, String> sel : orEmpty(p.getSpec().getNodeSelector()).entrySet()) {
+                Optional<String> writer = knowledge.writerOf(sel.getKey());
+                if (writer.isEmpty() || resources.isEmpty()) continue;
+                if (nodes == null) nodes = reads.nodes();
+                int carrying = (int) nodes.stream().filter(n -> sel.getValue().equals(labels(n).get(sel.getKey()))).count();
+                if (carrying == 0) continue; // no node carries it: the pod asks for what the cluster does not have
+                for (Node n : nodes) {
+                    boolean offers = resources.stream().anyMatch(r -> amount(orEmpty(n.getStatus().getCapacity()).get(r)) > 0);
+                    if (offers && !labels(n).containsKey(sel.getKey())) {
+                        unoffered.putIfAbsent(n.getMetadata().getName(), "label " + sel.getKey() + "=" + sel.getValue() + " (" + writer.get()
+                                + " writes it)");
+                        waiting.putIfAbsent(n.getMetadata().getName(), ref(p));
+                        offeredBy.putIfAbsent(n.getMetadata().getName(), carrying);
                     }
                 }
             }

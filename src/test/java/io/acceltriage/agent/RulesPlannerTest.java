@@ -778,4 +778,16 @@ class RulesPlannerTest {
         assertTrue(p.proposals().isEmpty(), "proposals: " + names(p));
         assertFalse(p.escalationReasons().isEmpty());
     }
+
+    @Test
+    void aNodeAgentWhoseOwnLogShowsAFailureItsRestartClearsIsRestartedOnItsOwnNode() {
+        EvidenceBundle b = Bundles.workload("serve", "deployment/triton", NODE)
+                .agentPodOn(PodRole.OPERAND, "gpu-operator", "gpu-feature-discovery-3a937", "h100-infer-11")
+                .agentLog(PodRole.OPERAND, "gpu-operator", "gpu-feature-discovery-3a937", "gfd-labels-nothing",
+                        "W1203 05:33:10.547402 1 main.go:260] Warning: no labels generated from any source").build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertEquals(List.of("restart-node-agent:h100-infer-11"), names(p));
+    }
 }

@@ -404,6 +404,12 @@ public final class Bundles {
                 io.acceltriage.evidence.Trust.PLATFORM);
     }
 
+    /** A node agent's pod (DaemonSet-owned) on another node {@code on}. */
+    public Bundles agentPodOn(PodRole role, String namespace, String pod, String on) {
+        pods.add(new PodPlacement(namespace, pod, on, role, 0, null, "nvcr.io/nvidia/gpu-feature-discovery:v0.17.1", true));
+        return this;
+    }
+
     /** A node agent's pod (DaemonSet-owned) on the node. */
     public Bundles agentPod(PodRole role, String namespace, String pod) {
         pods.add(new PodPlacement(namespace, pod, node, role, 0, null, "nvcr.io/nvidia/k8s-device-plugin:v0.17.1", true));
