@@ -1,5 +1,6 @@
 package io.acceltriage.action;
 
+import io.acceltriage.evidence.NodeAgents;
 import io.acceltriage.policy.ActionKind;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -10,6 +11,9 @@ import java.util.Optional;
  * Restarts the device plugin on a node: deletes its DaemonSet pod so the DaemonSet starts a fresh
  * one, which re-registers the node's accelerators with the kubelet. The policy's cooldown keeps it
  * to once per node per cooldown; the planned pod uid keeps a resumed action from deleting the new pod.
+ * When an agent that labels the node from its devices ({@code labelWriters} in node-agents.yaml: GPU
+ * feature discovery) runs there while the node carries none of its labels, that agent is the one
+ * serving nothing, and it is restarted instead.
  */
 final class RestartNodeAgent implements Mitigation {
 
@@ -18,10 +22,16 @@ final class RestartNodeAgent implements Mitigation {
 
     private final KubernetesClient client;
     private final Timing timing;
+    private final NodeAgents knowledge;
 
     RestartNodeAgent(KubernetesClient client, Timing timing) {
+        this(client, timing, NodeAgents.load());
+    }
+
+    RestartNodeAgent(KubernetesClient client, Timing timing, NodeAgents knowledge) {
         this.client = client;
         this.timing = timing;
+        this.knowledge = knowledge;
     }
 
     @Override
@@ -47,7 +57,7 @@ final class RestartNodeAgent implements Mitigation {
         }
         Pod pod = agent.get();
         if (target.subjectUid() != null && !target.subjectUid().equals(pod.getMetadata().getUid())) {
-            return Outcome.done("device plugin on " + target.name() + " was already restarted (" + Pods.ref(pod) + " is new)");
+            return Outcome.done("the node agent on " + target.name() + " was already restarted (" + Pods.ref(pod) + " is new)");
         }
         var resource = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName());
         (dryRun ? resource.dryRun() : resource).delete();
@@ -59,16 +69,29 @@ final class RestartNodeAgent implements Mitigation {
         String old = target.subjectUid();
         boolean back = timing.until(timing.verifyTimeout(), () -> agentOn(target.name())
                 .filter(p -> old == null || !old.equals(p.getMetadata().getUid())).filter(Pods::ready).isPresent());
-        return back ? Outcome.done("a new device-plugin pod is Ready on " + target.name())
-                : Outcome.failed("no Ready device-plugin pod came back on " + target.name() + " within "
+        return back ? Outcome.done("a new node-agent pod is Ready on " + target.name())
+                : Outcome.failed("no Ready node-agent pod came back on " + target.name() + " within "
                         + timing.verifyTimeout().toSeconds() + " s: the node's accelerator stack needs a person", false);
     }
 
     private Optional<Pod> agentOn(String node) {
-        return Pods.onNode(client, node).stream().filter(Pods::ownedByDaemonSet)
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .filter(p -> AGENTS.stream().anyMatch(a -> p.getMetadata().getName().contains(a)))
-                .findFirst();
+        List<Pod> agents = Pods.onNode(client, node).stream().filter(Pods::ownedByDaemonSet)
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+        return unlabelledBy(node, agents).or(() -> agents.stream()
+                .filter(p -> AGENTS.stream().anyMatch(a -> p.getMetadata().getName().contains(a))).findFirst());
+    }
+
+    /** The pod of a label-writing agent on the node while the node carries none of the labels it writes. */
+    private Optional<Pod> unlabelledBy(String node, List<Pod> agents) {
+        if (knowledge.labelWriters().isEmpty()) return Optional.empty();
+        var n = client.nodes().withName(node).get();
+        java.util.Map<String, String> labels = n == null || n.getMetadata().getLabels() == null ? java.util.Map.of() : n.getMetadata().getLabels();
+        for (NodeAgents.LabelWriter w : knowledge.labelWriters()) {
+            if (w.labels().stream().anyMatch(labels::containsKey)) continue;
+            Optional<Pod> writer = agents.stream().filter(p -> p.getMetadata().getName().contains(w.agent())).findFirst();
+            if (writer.isPresent()) return writer;
+        }
+        return Optional.empty();
     }
 
     /** A device-plugin pod runs on the node: otherwise there is nothing to restart. */

@@ -118,6 +118,17 @@ public final class RulesPlanner {
             }
         }
         String where = String.join(", ", nodes);
+        if (awaitsReset(d)) {
+            // The device works and applies what it recorded at its next reset: keep new work off the node so it empties,
+            // and reset the GPU then; killing or resetting under the work would lose it for nothing the work needs.
+            List<Proposal> emptied = emptiedAtNextCheckpoint(d, b, nodes, cited);
+            out.addAll(emptied);
+            escalate.add("the GPU on " + where + " needs a reset to apply what it recorded; new work is kept off the node and what"
+                    + " runs there keeps running" + (emptied.isEmpty() ? " until it ends or a person moves it; then a person resets the GPU"
+                            : "; the node is emptied right after the next checkpoint of the gang running there, once a person approves,"
+                                    + " and a person resets the GPU") + ": " + d.cause());
+            return;
+        }
         if (dueForReplacement(d)) {
             // The device still runs what it runs: keep new work off it and have it replaced; moving or
             // resetting the work changes nothing for the device.
@@ -314,8 +325,17 @@ public final class RulesPlanner {
 
     /** Every reason of the diagnosis that says what the device needs says it is due for replacement, and one does. */
     static boolean dueForReplacement(Diagnosis d) {
+        return everyStateFinding(d, io.acceltriage.diagnosis.Classifier.REPLACE_DEVICE);
+    }
+
+    /** Every reason of the diagnosis that says what the device needs says it awaits a reset to apply a repair, and one does. */
+    static boolean awaitsReset(Diagnosis d) {
+        return everyStateFinding(d, io.acceltriage.diagnosis.Classifier.RESET_PENDING);
+    }
+
+    private static boolean everyStateFinding(Diagnosis d, String groupPrefix) {
         List<Finding> state = d.supporting().stream().filter(f -> !f.symptom() && !f.degradation()).toList();
-        return !state.isEmpty() && state.stream().allMatch(f -> f.group().startsWith(io.acceltriage.diagnosis.Classifier.REPLACE_DEVICE));
+        return !state.isEmpty() && state.stream().allMatch(f -> f.group().startsWith(groupPrefix));
     }
 
     /**
@@ -444,9 +464,25 @@ public final class RulesPlanner {
                     + " fix the driver (a person checks the driver for the node's kernel): " + d.cause());
         } else if (b.node() != null && agentDown && !notReady && !restartCannotHelp) {
             out.add(new Proposal(ActionKind.RESTART_NODE_AGENT, b.node(), "restart the device plugin on " + b.node(), cited, BY));
+        } else if (restartableAgent(d, b).isPresent() && !notReady && !restartCannotHelp) {
+            PodPlacement agent = restartableAgent(d, b).get();
+            out.add(new Proposal(ActionKind.RESTART_NODE_AGENT, agent.node(), "restart the node agent " + agent.ref() + " on " + agent.node()
+                    + ", whose own log shows a failure its restart clears: " + d.cause(), cited, BY));
         } else {
             escalate.add("the node's accelerator stack needs a person" + (b.node() == null ? "" : " on " + b.node()) + ": " + d.cause());
         }
+    }
+
+    /**
+     * A node agent whose own log (the platform's) shows a failure a restart clears, among the diagnosis's strong reasons:
+     * it runs wherever it runs, which need not be the alert's node (the node a pending workload cannot land on).
+     */
+    private static Optional<PodPlacement> restartableAgent(Diagnosis d, EvidenceBundle b) {
+        return d.supporting().stream().filter(f -> f.restartHelps() && f.weight() >= 0.5).flatMap(f -> f.evidenceIds().stream())
+                .map(b::byId).flatMap(Optional::stream).filter(Evidence::platform)
+                .filter(e -> e.fact() instanceof Facts.LogMatch l && l.role().nodeAgent())
+                .map(e -> (Facts.LogMatch) e.fact()).flatMap(l -> b.pod(l.namespace(), l.pod()).stream())
+                .filter(p -> p.node() != null).findFirst();
     }
 
     private void planApplication(Diagnosis d, EvidenceBundle b, List<Proposal> out, List<String> escalate) {

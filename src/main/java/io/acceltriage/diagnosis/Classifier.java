@@ -153,6 +153,13 @@ public final class Classifier {
     public static final String REPLACE_DEVICE = "replace-device/";
 
     /**
+     * Group prefix of a finding saying the device awaits a reset to apply a repair it recorded (a page retirement
+     * pending): it works meanwhile, so the node is kept from new work and a person resets the GPU once what runs there
+     * ends; nothing is moved, and nothing is reset under the work.
+     */
+    public static final String RESET_PENDING = "reset-pending/";
+
+    /**
      * An XID whose catalogue row {@code explains} other finding groups governs them when they describe the same
      * event: the same GPU (node and index) or the pod that holds it. XID 94 says the ECC error was contained to
      * one application; the DBE counter it raised and the application's "uncorrectable ECC error" line are that
@@ -549,6 +556,7 @@ public final class Classifier {
         if (f instanceof Facts.SliceHost h) return Optional.ofNullable(h.node());
         if (f instanceof Facts.BehindPool v) return Optional.ofNullable(v.node());
         if (f instanceof Facts.Unoffered u) return Optional.ofNullable(u.node());
+        if (f instanceof Facts.PodRejected r) return Optional.ofNullable(r.node());
         if (f instanceof Facts.ClusterEvent ev && "Node".equals(ev.objectKind())) return Optional.ofNullable(ev.objectName());
         return Optional.empty();
     }
@@ -617,6 +625,18 @@ public final class Classifier {
                             c.namespace() + "/" + c.pod() + ": " + w.get().cause(), id, "waiting-" + c.reason()));
                 }
             }
+            if ("waiting".equals(c.state()) && c.message() != null) {
+                // The kubelet puts the runtime's error in the container's status as in its Failed event: the same rows read it.
+                // Corroborated (the same error stops other tenants' containers on the node: a platform source), the node's
+                // runtime starts no container there: it cannot serve.
+                Optional<ClusterSignals.Signal> start = cluster.event("Failed", c.message());
+                if (start.isPresent()) {
+                    boolean nodeWide = e.platform() && Family.parse(start.get().family()) == Family.INFRASTRUCTURE;
+                    return Optional.of(Finding.of(Family.parse(start.get().family()), start.get().weight(), start.get().cause()
+                            + (nodeWide ? " (the same error stops other tenants' containers on " + c.node() + ")" : "") + ": "
+                            + c.namespace() + "/" + c.pod(), id, (nodeWide || start.get().fences() ? CANNOT_SERVE : "") + "start-failed"));
+                }
+            }
             if (c.lastReason() != null) {
                 Optional<ClusterSignals.Signal> t = cluster.termination(c.lastReason());
                 if (t.isPresent()) {
@@ -629,6 +649,11 @@ public final class Classifier {
                     ? Optional.of(Finding.of(Family.APPLICATION, 0.15, c.namespace() + "/" + c.pod() + " keeps restarting", id,
                             "crash-loop").asSymptom().restartable())
                     : Optional.empty();
+        }
+        if (e.fact() instanceof Facts.PodRejected r) {
+            // The kubelet gives the same reason in the pod's status as in the event it writes beside: the event rows read it.
+            return cluster.event(r.reason(), r.message()).map(s -> Finding.of(Family.parse(s.family()), s.weight(), s.cause() + ": "
+                    + r.namespace() + "/" + r.pod() + " on " + r.node(), id, (s.fences() ? CANNOT_SERVE : "") + "rejected-" + r.reason()));
         }
         if (e.fact() instanceof Facts.PodPending p) {
             Optional<ClusterSignals.Signal> own = p.reason() == null ? Optional.empty() : cluster.event(p.reason(), p.message());
@@ -816,7 +841,7 @@ public final class Classifier {
             return Optional.empty();
         }
         Finding f = Finding.of(Family.parse(fault.family()), weight, fault.cause() + " (" + where + ")", id,
-                (fault.replaces() ? REPLACE_DEVICE : "") + tool.get().name());
+                (fault.replaces() ? REPLACE_DEVICE : fault.awaitsReset() ? RESET_PENDING : "") + tool.get().name());
         return Optional.of(fault.degrades() ? f.degrading() : f);
     }
 

@@ -255,6 +255,14 @@ final class ClusterCollector {
             if (focused && "Pending".equals(p.getStatus().getPhase())) {
                 observePending(p, obs);
             }
+            if ((focused || acceleratorsRequested(p) > 0) && "Failed".equals(p.getStatus().getPhase()) && p.getStatus().getReason() != null
+                    && orEmpty(p.getStatus().getContainerStatuses()).isEmpty()) {
+                // No container ever started: the kubelet refused the pod at admission and says why in its status.
+                obs.add(new Observation(Source.CLUSTER, ref(p) + " rejected by the kubelet of " + p.getSpec().getNodeName() + ": "
+                        + p.getStatus().getReason() + ": " + abbreviate(p.getStatus().getMessage()),
+                        new Facts.PodRejected(p.getMetadata().getNamespace(), p.getMetadata().getName(), p.getSpec().getNodeName(),
+                                p.getStatus().getReason(), abbreviate(p.getStatus().getMessage()))));
+            }
         }
         early.logTargets(logs.stream().filter(t -> !earlyLogs.contains(t)).toList());
         early.failingAgents(failingAgents(obs));
@@ -284,6 +292,7 @@ final class ClusterCollector {
         observePendingAcceleratorPods(pods.keySet(), orGap(pending, Source.CLUSTER, "pending pods", gaps), owners, obs);
 
         List<Workload> workloads = workloadsOf(placements, owners, namespacePods);
+        corroborateRuntimeFailures(obs);
         // Where the platform writes: its own namespaces and those of the node agents' DaemonSet pods.
         Set<String> platformNamespaces = new java.util.HashSet<>(knowledge.platformNamespaces());
         Map<String, Set<String>> exporterAddresses = new HashMap<>();
@@ -583,10 +592,12 @@ final class ClusterCollector {
      * A pending pod waits for an extended resource (an RDMA device, a NIC) or a DRA claim. A node whose agent
      * serves that resource may have found no device: it advertises 0 of it while other nodes advertise theirs, or
      * its ResourceSlice of the claim's driver lists no device while other nodes' slices list theirs. Such nodes
-     * are named, and their node agents returned to be read (their logs say why they found none).
+     * are named, and their node agents returned to be read (their logs say why they found none). Likewise a node that
+     * offers the resource but lacks a label the pod selects on, one a node agent writes ({@code labelWriters}) and other
+     * nodes carry with the value the pod wants: that agent labelled nothing there.
      */
     @SuppressWarnings("unchecked")
-    private List<Pod> observeUnoffered(List<Pod> focus, List<Observation> obs) {
+    List<Pod> observeUnoffered(List<Pod> focus, List<Observation> obs) {
         List<Pod> pending = focus.stream().filter(p -> p.getStatus() != null && "Pending".equals(p.getStatus().getPhase())
                 && p.getSpec().getNodeName() == null).toList();
         if (pending.isEmpty()) return List.of();
@@ -611,6 +622,22 @@ final class ClusterCollector {
                         unoffered.putIfAbsent(n.getMetadata().getName(), r);
                         waiting.putIfAbsent(n.getMetadata().getName(), ref(p));
                         offeredBy.putIfAbsent(n.getMetadata().getName(), offering.size());
+                    }
+                }
+            }
+            for (Map.Entry<String, String> sel : orEmpty(p.getSpec().getNodeSelector()).entrySet()) {
+                Optional<String> writer = knowledge.writerOf(sel.getKey());
+                if (writer.isEmpty() || resources.isEmpty()) continue;
+                if (nodes == null) nodes = reads.nodes();
+                int carrying = (int) nodes.stream().filter(n -> sel.getValue().equals(labels(n).get(sel.getKey()))).count();
+                if (carrying == 0) continue; // no node carries it: the pod asks for what the cluster does not have
+                for (Node n : nodes) {
+                    boolean offers = resources.stream().anyMatch(r -> amount(orEmpty(n.getStatus().getCapacity()).get(r)) > 0);
+                    if (offers && !labels(n).containsKey(sel.getKey())) {
+                        unoffered.putIfAbsent(n.getMetadata().getName(), "label " + sel.getKey() + "=" + sel.getValue() + " (" + writer.get()
+                                + " writes it)");
+                        waiting.putIfAbsent(n.getMetadata().getName(), ref(p));
+                        offeredBy.putIfAbsent(n.getMetadata().getName(), carrying);
                     }
                 }
             }
@@ -734,9 +761,11 @@ final class ClusterCollector {
         for (ContainerStatus cs : statuses) {
             String state = "running";
             String reason = null;
+            String message = null;
             if (cs.getState() != null && cs.getState().getWaiting() != null) {
                 state = "waiting";
                 reason = cs.getState().getWaiting().getReason();
+                message = cs.getState().getWaiting().getMessage();
             } else if (cs.getState() != null && cs.getState().getTerminated() != null) {
                 state = "terminated";
                 reason = cs.getState().getTerminated().getReason();
@@ -753,7 +782,8 @@ final class ClusterCollector {
             boolean abnormal = !completed && (!ready || restarts > 0 || lastReason != null);
             if (abnormal) {
                 obs.add(new Observation(Source.CLUSTER, describe(ns, name, cs.getName(), role, state, reason, restarts, lastExit, lastReason),
-                        new Facts.ContainerState(ns, name, cs.getName(), node, role, state, reason, restarts, lastExit, lastReason, ready)));
+                        new Facts.ContainerState(ns, name, cs.getName(), node, role, state, reason, restarts, lastExit, lastReason, ready,
+                                message == null || message.length() <= 1000 ? message : message.substring(0, 1000) + "…")));
             }
             if (abnormal || focused) {
                 logs.add(new LogTarget(ns, name, cs.getName(), role, false));
@@ -771,6 +801,38 @@ final class ClusterCollector {
                 }
             }
         }
+    }
+
+    /** What differs between two containers' copies of one runtime error: container, task and sandbox ids. */
+    private static final java.util.regex.Pattern RUNTIME_IDS = java.util.regex.Pattern.compile("[0-9a-f]{8,}(-[0-9a-f]{4,})*");
+
+    /**
+     * The runtime's error in the kubelet's status of a container that cannot start is the tenant's own (its image, its
+     * spec may cause it), until the same error stops the containers of another tenant on the same node: one tenant
+     * cannot write a second tenant's pod status, nor make the second's containers fail. The same message (ids aside) in
+     * pods of two or more namespaces on one node is the node's runtime speaking, read as the platform's. Two workloads of
+     * one namespace are not enough: one tenant may give both the same spec that breaks the hook.
+     */
+    static void corroborateRuntimeFailures(List<Observation> obs) {
+        Map<String, Set<String>> namespacesByError = new HashMap<>();
+        for (Observation o : obs) {
+            startError(o).ifPresent(key -> namespacesByError.computeIfAbsent(key, k -> new HashSet<>())
+                    .add(((Facts.ContainerState) o.fact()).namespace()));
+        }
+        for (int i = 0; i < obs.size(); i++) {
+            Optional<String> key = startError(obs.get(i));
+            int n = key.map(k -> namespacesByError.get(k).size()).orElse(0);
+            if (n >= 2) {
+                obs.set(i, obs.get(i).withTrust(Trust.PLATFORM, "[the same error stops containers of " + n + " namespaces on "
+                        + ((Facts.ContainerState) obs.get(i).fact()).node() + "]"));
+            }
+        }
+    }
+
+    /** The node and the runtime's message (ids aside) of a workload container that waits with one. */
+    private static Optional<String> startError(Observation o) {
+        return o.fact() instanceof Facts.ContainerState c && !c.role().nodeAgent() && "waiting".equals(c.state()) && c.message() != null
+                && c.node() != null ? Optional.of(c.node() + "|" + RUNTIME_IDS.matcher(c.message()).replaceAll("#")) : Optional.empty();
     }
 
     private static String describe(String ns, String pod, String container, PodRole role, String state, String reason,

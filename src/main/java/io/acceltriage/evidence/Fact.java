@@ -13,6 +13,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = Facts.DeviceHealth.class, name = "device-health"),
         @JsonSubTypes.Type(value = Facts.ContainerState.class, name = "container"),
         @JsonSubTypes.Type(value = Facts.PodPending.class, name = "pod-pending"),
+        @JsonSubTypes.Type(value = Facts.PodRejected.class, name = "pod-rejected"),
         @JsonSubTypes.Type(value = Facts.ClusterEvent.class, name = "event"),
         @JsonSubTypes.Type(value = Facts.LogMatch.class, name = "log"),
         @JsonSubTypes.Type(value = Facts.DeviceTaint.class, name = "device-taint"),
@@ -24,6 +25,6 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = Facts.GangCheckpoint.class, name = "gang-checkpoint"),
 })
 public sealed interface Fact permits Facts.MetricReading, Facts.AcceleratorCapacity, Facts.NodeCondition,
-        Facts.NodeTaint, Facts.DeviceHealth, Facts.ContainerState, Facts.PodPending, Facts.ClusterEvent,
+        Facts.NodeTaint, Facts.DeviceHealth, Facts.ContainerState, Facts.PodPending, Facts.PodRejected, Facts.ClusterEvent,
         Facts.LogMatch, Facts.DeviceTaint, Facts.NodeLabel, Facts.SliceHost, Facts.BehindPool, Facts.Unoffered,
         Facts.PastXid, Facts.GangCheckpoint {}

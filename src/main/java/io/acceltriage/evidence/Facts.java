@@ -24,10 +24,18 @@ public final class Facts {
     public record DeviceHealth(String namespace, String pod, String container, String node, String resource,
             String resourceId, String health, String message) implements Fact {}
 
-    /** A container that is not simply running and ready; {@code role} tells workload from node agent. */
+    /**
+     * A container that is not simply running and ready; {@code role} tells workload from node agent. {@code message}: the
+     * kubelet's word on why it waits (the runtime's error when it cannot start it), null when it gave none.
+     */
     public record ContainerState(String namespace, String pod, String container, String node, PodRole role,
-            String state, String reason, int restarts, Integer lastExitCode, String lastReason, boolean ready)
-            implements Fact {}
+            String state, String reason, int restarts, Integer lastExitCode, String lastReason, boolean ready, String message)
+            implements Fact {
+        public ContainerState(String namespace, String pod, String container, String node, PodRole role, String state, String reason,
+                int restarts, Integer lastExitCode, String lastReason, boolean ready) {
+            this(namespace, pod, container, node, role, state, reason, restarts, lastExitCode, lastReason, ready, null);
+        }
+    }
 
     /** A pod the scheduler has not placed; {@code workload} its top owner's {@code namespace/name} when known. */
     public record PodPending(String namespace, String pod, String reason, String message, String workload) implements Fact {
@@ -35,6 +43,13 @@ public final class Facts {
             this(namespace, pod, reason, message, null);
         }
     }
+
+    /**
+     * A pod the kubelet of {@code node} refused to run after the scheduler placed it there (its admission: phase Failed,
+     * {@code reason} the admission error, as TopologyAffinityError, {@code message} "Pod was rejected: …"). The pod's
+     * status is the kubelet's to write, and a refused pod stays so: a state, not news that ages.
+     */
+    public record PodRejected(String namespace, String pod, String node, String reason, String message) implements Fact {}
 
     /** A Kubernetes event; {@code lastSeen} may be null when the event carries no time. */
     public record ClusterEvent(String namespace, String objectKind, String objectName, String type, String reason,

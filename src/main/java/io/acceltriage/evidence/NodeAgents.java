@@ -7,7 +7,8 @@ import java.util.Map;
 /** What {@code knowledge/node-agents.yaml} says about accelerator resources, pools and node agents. */
 public record NodeAgents(List<String> acceleratorResources, List<String> expectedCountLabels,
         List<String> acceleratorNodeLabels, List<String> poolLabels, List<Agent> agents, List<String> platformNamespaces,
-        List<String> watchedNodeLabels, List<String> sliceLabels, List<String> slicePoolLabels, List<String> poolVersionLabels) {
+        List<String> watchedNodeLabels, List<String> sliceLabels, List<String> slicePoolLabels, List<String> poolVersionLabels,
+        List<LabelWriter> labelWriters) {
 
     public NodeAgents {
         platformNamespaces = platformNamespaces == null ? List.of() : List.copyOf(platformNamespaces);
@@ -15,9 +16,18 @@ public record NodeAgents(List<String> acceleratorResources, List<String> expecte
         sliceLabels = sliceLabels == null ? List.of() : List.copyOf(sliceLabels);
         slicePoolLabels = slicePoolLabels == null ? List.of() : List.copyOf(slicePoolLabels);
         poolVersionLabels = poolVersionLabels == null ? List.of() : List.copyOf(poolVersionLabels);
+        labelWriters = labelWriters == null ? List.of() : List.copyOf(labelWriters);
     }
 
     public record Agent(PodRole role, List<String> patterns) {}
+
+    /** A node agent ({@code agent}: a fragment of its pods' or DaemonSet's name) and the node labels it writes. */
+    public record LabelWriter(String agent, List<String> labels) {}
+
+    /** The node agent that writes a node label, when one is declared. */
+    public java.util.Optional<String> writerOf(String label) {
+        return labelWriters.stream().filter(w -> w.labels().contains(label)).map(LabelWriter::agent).findFirst();
+    }
 
     public static NodeAgents load() {
         return DataFiles.resource("knowledge/node-agents.yaml", NodeAgents.class);

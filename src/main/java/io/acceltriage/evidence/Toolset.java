@@ -65,15 +65,22 @@ public record Toolset(String apiVersion, String kind, String name, String descri
      * catalogue: xid-count} reads a count of one XID (label {@code xid}) and applies the catalogue's
      * family for a code repeating on one device when the count reaches the threshold. {@code replace}: the device
      * is due for replacement (NVIDIA's retired-page limit): the node is kept from new work, nothing is moved or reset.
+     * {@code reset}: the device recorded a repair that takes effect only at its next reset (a page retirement pending)
+     * and works meanwhile: the node is kept from new work so the GPU can be reset once what runs there ends; nothing
+     * is moved, and it is not reset under the work.
      */
     public record Fault(Condition when, Double threshold, String family, Double weight, String cause,
-            Boolean degradation, String catalogue, String sumWith, Boolean replace) {
+            Boolean degradation, String catalogue, String sumWith, Boolean replace, Boolean reset) {
         public boolean degrades() {
             return Boolean.TRUE.equals(degradation);
         }
 
         public boolean replaces() {
             return Boolean.TRUE.equals(replace);
+        }
+
+        public boolean awaitsReset() {
+            return Boolean.TRUE.equals(reset);
         }
     }
 

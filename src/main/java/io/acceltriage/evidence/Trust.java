@@ -6,7 +6,9 @@ package io.acceltriage.evidence;
  * plugin's health (allocatable, KEP-4680 status), node status, the scheduler. {@code TENANT}: what a
  * workload controls — its container logs, its containers' crashes, events written into its namespace,
  * a series served by any pod that is not the exporter DaemonSet's. Tenant text may raise suspicion and
- * escalate; fencing shared hardware needs a platform source.
+ * escalate; fencing shared hardware needs a platform source. The collector may say more than the kind:
+ * the same runtime error stopping the containers of two or more namespaces on one node is the node's
+ * runtime speaking (one tenant cannot write another's pod status), so it reads those as the platform's.
  */
 public enum Trust {
     PLATFORM, TENANT;

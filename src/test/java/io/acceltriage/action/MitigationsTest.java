@@ -247,4 +247,27 @@ class MitigationsTest {
         assertTrue(client.pods().inNamespace(plugin.getMetadata().getNamespace()).withName(plugin.getMetadata().getName()).get() == null,
                 "the old device-plugin pod is gone");
     }
+
+    @Test
+    void aNodeAgentRestartReplacesTheFeatureDiscoveryPodOfANodeCarryingNoneOfItsLabels() {
+        String node = "gpu-h100-03";
+        client.nodes().withName(node).edit(n -> {
+            n.getMetadata().getLabels().keySet().removeIf(k -> k.startsWith("nvidia.com/gpu.") || k.startsWith("nvidia.com/cuda."));
+            return n;
+        });
+        client.pods().inNamespace("gpu-operator").resource(new PodBuilder().withNewMetadata().withName("gpu-feature-discovery-3a937")
+                .withNamespace("gpu-operator").addNewOwnerReference().withApiVersion("apps/v1").withKind("DaemonSet")
+                .withName("gpu-feature-discovery").withUid("gfd-uid").withController(true).endOwnerReference().endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("gpu-feature-discovery").withImage("gfd").endContainer().endSpec()
+                .build()).create();
+        Pod plugin = podsOn(node).stream().filter(p -> p.getMetadata().getName().contains("device-plugin")).findFirst().orElseThrow();
+
+        ActionRecord r = run(ActionKind.RESTART_NODE_AGENT, node);
+
+        assertTrue(r.status() == ActionStatus.SUCCEEDED || r.status() == ActionStatus.UNVERIFIED, r.detail());
+        assertTrue(client.pods().inNamespace("gpu-operator").withName("gpu-feature-discovery-3a937").get() == null,
+                "the feature discovery pod that labelled nothing is gone");
+        assertTrue(client.pods().inNamespace(plugin.getMetadata().getNamespace()).withName(plugin.getMetadata().getName()).get() != null,
+                "the device plugin, which serves, is left alone");
+    }
 }

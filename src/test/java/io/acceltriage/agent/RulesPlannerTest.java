@@ -731,4 +731,63 @@ class RulesPlannerTest {
         EvidenceBundle unplanned = Bundles.node(NODE).gap(Source.METRICS, "exporter on " + NODE + " unreachable").build();
         assertFalse(PLANNER.plan(Diagnoses.none(), unplanned).escalationReasons().isEmpty(), "without the change the silence is a gap");
     }
+
+    // --- a GPU awaiting its reset, a health agent's verdict, a runtime that starts nothing, admission ---
+
+    @Test
+    void aGpuAwaitingAResetIsFencedWhileTheJobOnItKeepsRunningAndNothingIsResetUnderIt() {
+        EvidenceBundle b = Bundles.node(NODE).holds(1, "batch", "backfill-p7d4m").batch("Job", "batch", "backfill", "backfill-p7d4m")
+                .dcgm("DCGM_FI_DEV_RETIRED_PENDING", 1, 1, 0).xid(1, 63).build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertEquals(List.of("cordon-node:" + NODE), names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("needs a reset")), "reasons: " + p.escalationReasons());
+    }
+
+    @Test
+    void aPlatformHealthAgentsEvictVerdictFencesTheIdleNode() {
+        EvidenceBundle b = Bundles.node(NODE).nodeLabel("autopilot.ibm.com/gpuhealth", "EVICT")
+                .nodeLabel("autopilot.ibm.com/dcgm.level.3", "ERR_2026-12-03_05.58.41UTC_page_retirement_row_remap.2").build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertEquals(List.of(NODE), of(p, ActionKind.CORDON_NODE).stream().map(Proposal::target).toList(), "proposals: " + names(p));
+        assertFalse(p.escalationReasons().isEmpty());
+    }
+
+    @Test
+    void aNodeWhoseRuntimeStopsSeveralWorkloadsContainersIsCordoned() {
+        String error = "OCI runtime create failed: error running hook #0: nvidia-container-cli: mount error: file creation failed:"
+                + " /run/nvidia-persistenced/socket: no such device or address";
+        EvidenceBundle b = Bundles.pod("speech", "asr-0", NODE).podCannotStart("speech", "asr-0", error, io.acceltriage.evidence.Trust.PLATFORM)
+                .podCannotStart("search", "rerank-0", error, io.acceltriage.evidence.Trust.PLATFORM).build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertEquals(List.of(NODE), of(p, ActionKind.CORDON_NODE).stream().map(Proposal::target).toList(), "proposals: " + names(p));
+    }
+
+    @Test
+    void podsRejectedAtAdmissionFenceNothingAndAskAPerson() {
+        EvidenceBundle b = Bundles.node(NODE).gpus(8, 8).rejected("ci", "runner-a", "TopologyAffinityError",
+                "Pod was rejected: Resources cannot be allocated with Topology locality").build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertTrue(p.proposals().isEmpty(), "proposals: " + names(p));
+        assertFalse(p.escalationReasons().isEmpty());
+    }
+
+    @Test
+    void aNodeAgentWhoseOwnLogShowsAFailureItsRestartClearsIsRestartedOnItsOwnNode() {
+        EvidenceBundle b = Bundles.workload("serve", "deployment/triton", NODE)
+                .agentPodOn(PodRole.OPERAND, "gpu-operator", "gpu-feature-discovery-3a937", "h100-infer-11")
+                .agentLog(PodRole.OPERAND, "gpu-operator", "gpu-feature-discovery-3a937", "gfd-labels-nothing",
+                        "W1203 05:33:10.547402 1 main.go:260] Warning: no labels generated from any source").build();
+
+        Plan p = PLANNER.plan(RULES.classify(b), b);
+
+        assertEquals(List.of("restart-node-agent:h100-infer-11"), names(p));
+    }
 }

@@ -194,6 +194,22 @@ public final class Bundles {
         return container(namespace, pod, "main", PodRole.WORKLOAD, "waiting", reason, 0, null, null, false);
     }
 
+    /**
+     * A workload container the runtime cannot start, the runtime's error in its status ({@code message}); {@code trust}
+     * as the collector gives it (the platform's when the same error stops other workloads' containers on the node).
+     */
+    public Bundles podCannotStart(String namespace, String pod, String message, io.acceltriage.evidence.Trust trust) {
+        return add(Source.CLUSTER, namespace + "/" + pod + "/main waiting RunContainerError, 6 restarts",
+                new Facts.ContainerState(namespace, pod, "main", node, PodRole.WORKLOAD, "waiting", "RunContainerError", 6, 128, "StartError",
+                        false, message), trust);
+    }
+
+    /** A pod the node's kubelet refused at admission (phase Failed, {@code reason} in its status). */
+    public Bundles rejected(String namespace, String pod, String reason, String message) {
+        return add(Source.CLUSTER, namespace + "/" + pod + " rejected by the kubelet of " + node + ": " + reason,
+                new Facts.PodRejected(namespace, pod, node, reason, message));
+    }
+
     /** A pod the scheduler has not placed, of workload {@code workload} ("namespace/name", or null). */
     public Bundles pending(String namespace, String pod, String reason, String message, String workload) {
         return add(Source.CLUSTER, namespace + "/" + pod + " pending: " + reason + ": " + message,
@@ -386,6 +402,12 @@ public final class Bundles {
         return add(Source.CLUSTER, namespace + "/" + pod + " waiting CrashLoopBackOff", new Facts.ContainerState(namespace, pod,
                 role.name().toLowerCase().replace('_', '-'), node, role, "waiting", "CrashLoopBackOff", 9, 1, "Error", false),
                 io.acceltriage.evidence.Trust.PLATFORM);
+    }
+
+    /** A node agent's pod (DaemonSet-owned) on another node {@code on}. */
+    public Bundles agentPodOn(PodRole role, String namespace, String pod, String on) {
+        pods.add(new PodPlacement(namespace, pod, on, role, 0, null, "nvcr.io/nvidia/gpu-feature-discovery:v0.17.1", true));
+        return this;
     }
 
     /** A node agent's pod (DaemonSet-owned) on the node. */

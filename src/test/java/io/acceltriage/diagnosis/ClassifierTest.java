@@ -831,4 +831,79 @@ class ClassifierTest {
         assertEquals(Family.APPLICATION, d.family(), d.cause());
         assertTrue(d.findings().stream().anyMatch(f -> Classifier.TENANT_CLAIM.equals(f.group())), "named as a tenant's claim: " + d.findings());
     }
+
+    // --- a GPU awaiting its reset, health agents' labels, the storage path, admission, a runtime that starts nothing ---
+
+    @Test
+    void aPageRetirementPendingAResetIsADeviceFaultAwaitingTheResetNotDegradation() {
+        Diagnosis d = classify(Bundles.node(NODE).dcgm("DCGM_FI_DEV_RETIRED_PENDING", 1, 1, 0));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertFalse(d.degradation(), "the retirement applies only at the GPU's next reset: the node is kept from new work until then");
+        assertTrue(d.supporting().stream().anyMatch(f -> f.group().startsWith(Classifier.RESET_PENDING)), d.findings().toString());
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @org.junit.jupiter.params.provider.CsvSource({"autopilot.ibm.com/gpuhealth, EVICT",
+            "autopilot.ibm.com/dcgm.level.3, ERR_2026-12-03_05.58.41UTC_page_retirement_row_remap.2"})
+    void aPlatformHealthAgentsFailingVerdictInItsNodeLabelIsADeviceFaultClearEnoughToCordon(String key, String value) {
+        EvidenceBundle b = Bundles.node(NODE).nodeLabel(key, value).build();
+
+        Diagnosis d = RULES.classify(b);
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+        assertTrue(d.evidenceIds().contains(idOf(b, Facts.NodeLabel.class)), "cites the label " + d.evidenceIds());
+        assertTrue(d.confidence() >= minConfidence("cordon-node"), "confidence " + d.confidence());
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @org.junit.jupiter.params.provider.CsvSource({"autopilot.ibm.com/gpuhealth, PASS", "autopilot.ibm.com/gpuhealth, TESTING",
+            "autopilot.ibm.com/dcgm.level.3, PASS_2026-12-02_21.14.09UTC"})
+    void aPlatformHealthAgentsPassingOrRunningVerdictIsNoFault(String key, String value) {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).nodeLabel(key, value)).family());
+    }
+
+    @Test
+    void aVolumeStillAttachedToTheNodeThePodLeftIsInfrastructure() {
+        Diagnosis d = classify(Bundles.pod("ml", "sft-trainer-0", NODE).podEvent("ml", "sft-trainer-0", "FailedAttachVolume",
+                "Multi-Attach error for volume \"pvc-9dbdb7f1\" Volume is already exclusively attached to one node and can't be attached to another"));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.cause().contains("still attached to another node"), d.cause());
+    }
+
+    @Test
+    void aPodTheKubeletRejectedAtAdmissionIsInfrastructureOfItsNodeHoweverLongAgo() {
+        Diagnosis d = classify(Bundles.node(NODE).rejected("ci", "runner-4gpu-x7q2m", "TopologyAffinityError",
+                "Pod was rejected: Resources cannot be allocated with Topology locality"));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.cause().contains("NUMA"), d.cause());
+    }
+
+    @Test
+    void aPodRejectedForAReasonNoRowKnowsIsNoFinding() {
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).rejected("ci", "runner-1", "SomeFutureAdmissionError", "Pod was rejected: …")).family());
+    }
+
+    static final String HOOK_ERROR = "failed to create containerd task: OCI runtime create failed: error running hook #0: error running hook:"
+            + " exit status 1, stdout: , stderr: nvidia-container-cli: mount error: file creation failed: /run/nvidia-persistenced/socket:"
+            + " no such device or address: unknown";
+
+    @Test
+    void theRuntimesErrorInContainersOfSeveralWorkloadsOnTheNodeMeansTheNodeCannotServe() {
+        Diagnosis d = classify(Bundles.pod("speech", "asr-0", NODE).podCannotStart("speech", "asr-0", HOOK_ERROR, io.acceltriage.evidence.Trust.PLATFORM)
+                .podCannotStart("search", "rerank-0", HOOK_ERROR, io.acceltriage.evidence.Trust.PLATFORM));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.supporting().stream().anyMatch(f -> f.group().startsWith(Classifier.CANNOT_SERVE)), d.findings().toString());
+    }
+
+    @Test
+    void theRuntimesErrorInOneWorkloadsContainerAloneIsInfrastructureTheNodeMayStillServe() {
+        Diagnosis d = classify(Bundles.pod("speech", "asr-0", NODE).podCannotStart("speech", "asr-0", HOOK_ERROR, io.acceltriage.evidence.Trust.TENANT));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause());
+        assertTrue(d.supporting().stream().noneMatch(f -> f.group().startsWith(Classifier.CANNOT_SERVE)), d.findings().toString());
+    }
 }

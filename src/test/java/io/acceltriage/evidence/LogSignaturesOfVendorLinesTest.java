@@ -128,6 +128,19 @@ class LogSignaturesOfVendorLinesTest {
     }
 
     @Test
+    void gpuFeatureDiscoveryLabellingNothingIsKnownOnlyAfterItFoundNoNvml() {
+        assertTrue(idsOfLog(PodRole.OPERAND,
+                "I1203 05:33:10.547102 1 factory.go:49] Detected non-NVML platform: could not load NVML library: libnvidia-ml.so.1: cannot open shared object file",
+                "W1203 05:33:10.547402 1 main.go:260] Warning: no labels generated from any source").contains("gfd-labels-nothing"));
+        // Without NVML missing first (a node whose GPUs GFD read, with every label source off) it is no fault.
+        assertFalse(idsOfLog(PodRole.OPERAND, "W1203 05:33:10.547402 1 main.go:260] Warning: no labels generated from any source")
+                .contains("gfd-labels-nothing"));
+        // Only from the agent's own log: a workload printing it says nothing about the node's agent.
+        assertFalse(idsOfLog(PodRole.WORKLOAD, "could not load NVML library", "Warning: no labels generated from any source")
+                .contains("gfd-labels-nothing"));
+    }
+
+    @Test
     void onlyLinesThatLeaveTheNodeUnableToServeAreMarkedSo() {
         assertTrue(SHIPPED.cannotServe().containsAll(List.of("nvml-mismatch", "driver-not-loaded", "driver-module-rejected",
                 "agent-host-limit", "gpu-init-failed-on-node")));
