@@ -76,6 +76,15 @@ public class AuditLog {
      * rather than three per alert, which is what bounds ingest under a storm.
      */
     public List<AuditRecord> appendAll(Tx tx, List<Entry> entries) {
+        // The payloads are written out before the head is taken: every other appender (webhooks, the filer, triages,
+        // on every replica) waits while it is held, so it is held for the chaining and the rows only.
+        List<JsonNode> nodes = new ArrayList<>(entries.size());
+        List<String> jsons = new ArrayList<>(entries.size());
+        for (Entry e : entries) {
+            JsonNode node = Json.MAPPER.valueToTree(e.payload());
+            nodes.add(node);
+            jsons.add(Json.write(node));
+        }
         return tx.sql(c -> {
             long seq;
             String prevHash;
@@ -106,8 +115,9 @@ public class AuditLog {
                     String actor = fitted(e.actor());
                     // Microseconds: what both H2 and PostgreSQL store exactly, so a re-read hashes the same.
                     Instant at = Instant.now().truncatedTo(ChronoUnit.MICROS);
-                    JsonNode node = Json.MAPPER.valueToTree(e.payload());
-                    String json = Json.write(node);
+                    int own = prepended ? i - 1 : i;
+                    JsonNode node = own < 0 ? Json.MAPPER.valueToTree(e.payload()) : nodes.get(own);
+                    String json = own < 0 ? Json.write(node) : jsons.get(own);
                     String hash = hash(key.current(), seq, at, e.incidentId(), e.kind().wireName(), actor, json, prevHash);
                     ps.setLong(1, seq);
                     ps.setTimestamp(2, Timestamp.from(at));
