@@ -2,19 +2,12 @@ package io.acceltriage.evidence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.acceltriage.cluster.ClusterReads;
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,20 +24,7 @@ class PoolCountTest {
     }
 
     static ClusterCollector over(List<Node> nodes) {
-        ClusterReads reads = new ClusterReads() {
-            public Node node(String name) { return nodes.stream().filter(n -> n.getMetadata().getName().equals(name)).findFirst().orElse(null); }
-            public List<Node> nodes() { return nodes; }
-            public Pod pod(String namespace, String name) { return null; }
-            public List<Pod> podsOn(String node) { return List.of(); }
-            public List<Pod> podsIn(String namespace) { return List.of(); }
-            public List<Pod> podsLabelled(String namespace, Map<String, String> labels) { return List.of(); }
-            public List<Pod> pending() { return List.of(); }
-            public List<Event> events() { return List.of(); }
-            public List<PodDisruptionBudget> budgets(String namespace) { return List.of(); }
-            public HasMetadata owner(String kind, String namespace, String name, Supplier<HasMetadata> direct) { return null; }
-            public KubernetesClient client() { return null; }
-        };
-        return new ClusterCollector(reads, NodeAgents.load(), Runnable::run);
+        return FixedClusters.over(nodes, List.of());
     }
 
     @Test
