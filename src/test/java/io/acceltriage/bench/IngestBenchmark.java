@@ -85,10 +85,7 @@ class IngestBenchmark {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("ACCELTRIAGE_ALERTMANAGER_TOKEN", Service.WEBHOOK_TOKEN);
         env.put("ACCELTRIAGE_ACCESS_TOKENS", "bench:admin:" + Service.ADMIN_TOKEN);
-        // The deployment's environment beyond the JVM flags, e.g. -Dacceltriage.bench.env=MALLOC_ARENA_MAX=2
-        for (String pair : System.getProperty("acceltriage.bench.env", "").trim().split("\\s+")) {
-            if (pair.contains("=")) env.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
-        }
+        env.putAll(Service.extraEnv()); // the deployment's environment beyond the JVM flags, e.g. MALLOC_ARENA_MAX=2
         String database = null;
         if (!postgres.isBlank()) {
             database = "acceltriage_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
