@@ -141,10 +141,12 @@ public final class PolicyEngine {
      * cordoned share and its last healthy node, the serving floor and a gang's restart. Call it holding
      * {@link #locks} until the action is recorded, so two triages (or two replicas) cannot both pass a limit
      * that has room for one; read {@code planned} (PLANNED, not dry runs) holding them too. An action already
-     * recorded for the same incident is not confirmed again.
+     * recorded for the same incident is not confirmed again. The cluster is read again here, not taken from the
+     * judgement: an action another triage planned after this one was judged may have been applied meanwhile (a
+     * cordon planned, applied and verified is no longer PLANNED, and only the cluster shows it).
      */
     public Verdict confirm(Proposal p, Verdict v, List<ActionHistory.Past> planned) {
-        if (v.decision() != Decision.ALLOW || v.dryRun() || planned.isEmpty()) return v;
+        if (v.decision() != Decision.ALLOW || v.dryRun()) return v;
         Policy pol = policy.get();
         ClusterFacts facts = cluster.forOneDecision();
         try {
@@ -173,16 +175,19 @@ public final class PolicyEngine {
                     if (theirs.pool().equals(pool.pool()) && !theirs.targetCordoned()) fenced.add(other);
                 }
                 int cap = Math.max(1, (int) Math.floor(pol.maxCordonedShare() * pool.nodes()));
-                if (!fenced.isEmpty() && pool.cordoned() + fenced.size() + 1 > cap) {
-                    return Optional.of(Verdict.deny("limits.maxCordonedShareOfPool", String.format(
-                            "pool %s has %d of %d nodes cordoned and %d more about to be (%s, planned by other incidents); one more"
-                                    + " exceeds the cap of %d (%.0f%%)", pool.pool(), pool.cordoned(), pool.nodes(), fenced.size(),
-                            String.join(", ", fenced), cap, pol.maxCordonedShare() * 100)));
+                if (pool.cordoned() + fenced.size() + 1 > cap) {
+                    return Optional.of(Verdict.deny("limits.maxCordonedShareOfPool", fenced.isEmpty()
+                            ? String.format("pool %s has %d of %d nodes cordoned now (fenced since this incident was judged); one"
+                                    + " more exceeds the cap of %d (%.0f%%)", pool.pool(), pool.cordoned(), pool.nodes(), cap,
+                                    pol.maxCordonedShare() * 100)
+                            : String.format("pool %s has %d of %d nodes cordoned and %d more about to be (%s, planned by other"
+                                    + " incidents); one more exceeds the cap of %d (%.0f%%)", pool.pool(), pool.cordoned(), pool.nodes(),
+                                    fenced.size(), String.join(", ", fenced), cap, pol.maxCordonedShare() * 100)));
                 }
-                if (!fenced.isEmpty() && pol.keepLastHealthyNode() && pool.healthyOthers() - fenced.size() <= 0) {
+                if (pol.keepLastHealthyNode() && pool.healthyOthers() - fenced.size() <= 0) {
                     return Optional.of(Verdict.deny("limits.keepLastHealthyNode", "no other node of pool " + pool.pool()
-                            + " stays ready and schedulable once the planned fences of " + String.join(", ", fenced) + " land: "
-                            + p.target() + " stays in service"));
+                            + " stays ready and schedulable" + (fenced.isEmpty() ? "" : " once the planned fences of "
+                            + String.join(", ", fenced) + " land") + ": " + p.target() + " stays in service"));
                 }
             }
         }
@@ -203,7 +208,7 @@ public final class PolicyEngine {
             for (WorkloadFacts w : hit) {
                 if (!w.serving()) continue;
                 long down = planned.stream().filter(a -> !a.target().equals(p.target()) && takesDown(a, w)).count();
-                if (down > 0 && w.ready() - down - 1 < w.needed()) {
+                if (w.ready() - down - 1 < w.needed()) {
                     return Optional.of(Verdict.deny("limits.keepServingFloor", String.format(
                             "%s has %d of %d replicas ready and %d about to go down (planned by other incidents); it needs %d:"
                                     + " one fewer breaks its serving floor", w.ref(), w.ready(), w.replicas(), down, w.needed())));

@@ -457,6 +457,20 @@ class PolicyEngineTest {
     }
 
     @Test
+    void aCordonAnotherTriageAppliedSinceTheJudgementCountsAtConfirmationThoughNothingIsPlanned() {
+        PolicyEngine e = engine(ALLOW_ALL);
+        Verdict allowed = e.decide(cordon("n2"), DEVICE);
+        assertEquals(Decision.ALLOW, allowed.decision(), "the cluster shows no cordon: " + allowed);
+        // n1's cordon was planned, applied and verified between n2's judgement and its decision: no longer PLANNED.
+        cluster.pool = new PoolState("a100-serve", 10, 1, 8, false);
+        Verdict v = e.confirm(cordon("n2"), allowed, List.of());
+        assertEquals("limits.maxCordonedShareOfPool", v.rule(), "1 of 10 cordoned fills the cap of 1: " + v);
+        assertTrue(v.reasons().get(0).contains("1 of 10 nodes cordoned now"), v.toString());
+        cluster.pool = new PoolState("a100-serve", 10, 1, 8, true);
+        assertEquals(allowed, e.confirm(cordon("n2"), allowed, List.of()), "its own node already cordoned: nothing more is fenced");
+    }
+
+    @Test
     void aRestartConfirmedAgainstPlannedRestartsOfItsWorkloadKeepsTheServingFloorAndAGangRestartsOnce() {
         PolicyEngine e = engine(ALLOW_ALL + "limits: {keepServingFloor: true}\n");
         WorkloadFacts vllm = new WorkloadFacts("Deployment", "serve", "vllm", false, true, 4, 4, 3, false, Map.of());
