@@ -367,7 +367,10 @@ class BackToServiceTest {
             cr.setAdditionalProperty("status", Map.of("conditions", List.of(Map.of("type", "Succeeded", "status", "True"))));
             return cr;
         });
-        client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata().addToLabels("example.com/diag", "ok").endMetadata().build());
+        // A merge patch, as a diagnostics agent writes its label: the simulated repair agent updates the node meanwhile,
+        // and an edit (read, then patch at that version) met its change with a 409 (CI, 2026-12-03).
+        client.nodes().withName(NODE).patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"example.com/diag\":\"ok\"}}}");
         ActionRecord back = run(ActionKind.RETURN_NODE, NODE);
         assertEquals(ActionStatus.SUCCEEDED, back.status(), back.detail());
         GenericKubernetesResource gone = crs.withName(NODE).get();
