@@ -67,7 +67,7 @@ class CheckpointRestartOverHttpTest {
                     && String.valueOf(p.get("waiting")).startsWith("waiting for checkpoint")).count(), "audited once: " + trail);
 
             given().post("/api/v1/sandbox/checkpoint").then().statusCode(200);
-            Map<String, Object> done = AwaitedActions.await("restart-group", GANG, "succeeded");
+            Map<String, Object> done = AwaitedActions.awaitVerified("restart-group", GANG);
             String detail = String.valueOf(done.get("detail"));
             assertTrue(detail.contains("checkpointed at") && detail.contains("after the restart was proposed"), detail);
             assertTrue(detail.contains("3 restarted in place") && detail.contains("1 replaced (" + node + " → "), detail);

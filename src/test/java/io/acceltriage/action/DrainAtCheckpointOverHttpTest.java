@@ -65,7 +65,7 @@ class DrainAtCheckpointOverHttpTest {
 
             given().post("/api/v1/sandbox/checkpoint").then().statusCode(200);
             Map<String, Object> drained = AwaitedActions.await("drain-node", node, "succeeded");
-            Map<String, Object> restarted = AwaitedActions.await("restart-group", GANG, "succeeded");
+            Map<String, Object> restarted = AwaitedActions.awaitVerified("restart-group", GANG);
             String why = String.valueOf(restarted.get("detail"));
             assertTrue(why.contains("checkpointed at") && why.contains("after the restart was proposed") && why.contains("1 replaced (" + node),
                     why);

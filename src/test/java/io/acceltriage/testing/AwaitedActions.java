@@ -16,11 +16,23 @@ public final class AwaitedActions {
 
     /** The action once it has the status; fails after two minutes listing every action there is. */
     public static Map<String, Object> await(String kind, String target, String status) {
+        return await(kind, target, status, a -> true);
+    }
+
+    /**
+     * The action once it succeeded and its check afterwards did too: the executor stores SUCCEEDED when the action
+     * ran and adds "verified: …" to its detail when the check passed, a moment later.
+     */
+    public static Map<String, Object> awaitVerified(String kind, String target) {
+        return await(kind, target, "succeeded", a -> String.valueOf(a.get("detail")).contains("; verified: "));
+    }
+
+    private static Map<String, Object> await(String kind, String target, String status, java.util.function.Predicate<Map<String, Object>> done) {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
         while (true) {
             List<Map<String, Object>> items = given().queryParam("status", status).get("/api/v1/actions").jsonPath().getList("items");
             Optional<Map<String, Object>> found = items.stream().filter(a -> kind.equals(a.get("kind")) && target.equals(a.get("target")))
-                    .findFirst();
+                    .filter(done).findFirst();
             if (found.isPresent()) return found.get();
             assertFalse(Instant.now().isAfter(deadline), "no " + status + " " + kind + " " + target + "; actions: "
                     + given().get("/api/v1/actions").jsonPath().getList("items"));
