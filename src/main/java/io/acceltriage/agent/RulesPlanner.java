@@ -456,6 +456,7 @@ public final class RulesPlanner {
             out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), b.node() + " cannot run accelerator work: " + d.cause(), cited, BY));
         }
         out.addAll(holds);
+        Optional<PodPlacement> agent = restartableAgent(d, b);
         if (!holds.isEmpty()) {
             escalate.add("the node agent failing on " + b.node() + " follows a rollout (" + rollouts.get(0).summary() + "): a person"
                     + " rolls it back or fixes it before it resumes: " + d.cause());
@@ -464,9 +465,9 @@ public final class RulesPlanner {
                     + " fix the driver (a person checks the driver for the node's kernel): " + d.cause());
         } else if (b.node() != null && agentDown && !notReady && !restartCannotHelp) {
             out.add(new Proposal(ActionKind.RESTART_NODE_AGENT, b.node(), "restart the device plugin on " + b.node(), cited, BY));
-        } else if (restartableAgent(d, b).isPresent() && !notReady && !restartCannotHelp) {
-            PodPlacement agent = restartableAgent(d, b).get();
-            out.add(new Proposal(ActionKind.RESTART_NODE_AGENT, agent.node(), "restart the node agent " + agent.ref() + " on " + agent.node()
+        } else if (agent.isPresent() && !notReady && !restartCannotHelp) {
+            out.add(new Proposal(ActionKind.RESTART_NODE_AGENT, agent.get().node(), "restart the node agent " + agent.get().ref() + " on "
+                    + agent.get().node()
                     + ", whose own log shows a failure its restart clears: " + d.cause(), cited, BY));
         } else {
             escalate.add("the node's accelerator stack needs a person" + (b.node() == null ? "" : " on " + b.node()) + ": " + d.cause());

@@ -814,14 +814,15 @@ final class ClusterCollector {
      * one namespace are not enough: one tenant may give both the same spec that breaks the hook.
      */
     static void corroborateRuntimeFailures(List<Observation> obs) {
+        List<Optional<String>> keys = obs.stream().map(ClusterCollector::startError).toList();
         Map<String, Set<String>> namespacesByError = new HashMap<>();
-        for (Observation o : obs) {
-            startError(o).ifPresent(key -> namespacesByError.computeIfAbsent(key, k -> new HashSet<>())
+        for (int i = 0; i < obs.size(); i++) {
+            Observation o = obs.get(i);
+            keys.get(i).ifPresent(key -> namespacesByError.computeIfAbsent(key, k -> new HashSet<>())
                     .add(((Facts.ContainerState) o.fact()).namespace()));
         }
         for (int i = 0; i < obs.size(); i++) {
-            Optional<String> key = startError(obs.get(i));
-            int n = key.map(k -> namespacesByError.get(k).size()).orElse(0);
+            int n = keys.get(i).map(k -> namespacesByError.get(k).size()).orElse(0);
             if (n >= 2) {
                 obs.set(i, obs.get(i).withTrust(Trust.PLATFORM, "[the same error stops containers of " + n + " namespaces on "
                         + ((Facts.ContainerState) obs.get(i).fact()).node() + "]"));

@@ -30,12 +30,7 @@ public final class Facts {
      */
     public record ContainerState(String namespace, String pod, String container, String node, PodRole role,
             String state, String reason, int restarts, Integer lastExitCode, String lastReason, boolean ready, String message)
-            implements Fact {
-        public ContainerState(String namespace, String pod, String container, String node, PodRole role, String state, String reason,
-                int restarts, Integer lastExitCode, String lastReason, boolean ready) {
-            this(namespace, pod, container, node, role, state, reason, restarts, lastExitCode, lastReason, ready, null);
-        }
-    }
+            implements Fact {}
 
     /** A pod the scheduler has not placed; {@code workload} its top owner's {@code namespace/name} when known. */
     public record PodPending(String namespace, String pod, String reason, String message, String workload) implements Fact {

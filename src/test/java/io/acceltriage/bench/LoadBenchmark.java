@@ -48,17 +48,25 @@ class LoadBenchmark {
      * container's 512 MiB, and the collector the JVM picks itself in a one-CPU container. -Dacceltriage.bench.jvm="…"
      * tries others.
      */
-    static final List<String> JVM_FLAGS = List.of(System.getProperty("acceltriage.bench.jvm", deploymentJvm()).trim().split("\\s+"));
+    static final List<String> JVM_FLAGS = List.of(java.util.Optional.ofNullable(System.getProperty("acceltriage.bench.jvm"))
+            .orElseGet(LoadBenchmark::deploymentJvm).trim().split("\\s+"));
 
+    /** The service container of deploy/'s Deployment, as DeployManifestsTest reads the manifests. */
     static String deploymentJvm() {
         try {
-            String manifest = Files.readString(Path.of("deploy/kubernetes/base/deployment.yaml"));
-            java.util.regex.Matcher options = java.util.regex.Pattern.compile("name: JAVA_TOOL_OPTIONS\\s+value: \"([^\"]*)\"").matcher(manifest);
-            java.util.regex.Matcher limit = java.util.regex.Pattern.compile("limits:\\s+cpu: \"?[0-9.]+\"?\\s+memory: ([0-9]+)Mi").matcher(manifest);
-            if (!options.find() || !limit.find()) throw new IllegalStateException("deploy/kubernetes/base/deployment.yaml: no JAVA_TOOL_OPTIONS or memory limit");
-            java.util.regex.Matcher percent = java.util.regex.Pattern.compile("-XX:MaxRAMPercentage=([0-9.]+)").matcher(options.group(1));
-            if (!percent.find()) throw new IllegalStateException("deploy/kubernetes/base/deployment.yaml: JAVA_TOOL_OPTIONS without MaxRAMPercentage");
-            long heapMiB = (long) (Integer.parseInt(limit.group(1)) * Double.parseDouble(percent.group(1)) / 100);
+            JsonNode container = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
+                    .readTree(Path.of("deploy/kubernetes/base/deployment.yaml").toFile()).at("/spec/template/spec/containers/0");
+            String options = "";
+            for (JsonNode e : container.path("env")) {
+                if (e.path("name").asText().equals("JAVA_TOOL_OPTIONS")) options = e.path("value").asText();
+            }
+            String limit = container.at("/resources/limits/memory").asText();
+            java.util.regex.Matcher percent = java.util.regex.Pattern.compile("-XX:MaxRAMPercentage=([0-9.]+)").matcher(options);
+            if (!limit.endsWith("Mi") || !percent.find()) {
+                throw new IllegalStateException("deploy/kubernetes/base/deployment.yaml: the container needs a memory limit in Mi and"
+                        + " JAVA_TOOL_OPTIONS with -XX:MaxRAMPercentage (got \"" + limit + "\", \"" + options + "\")");
+            }
+            long heapMiB = (long) (Integer.parseInt(limit.substring(0, limit.length() - 2)) * Double.parseDouble(percent.group(1)) / 100);
             return "-Xmx" + heapMiB + "m -XX:+UseSerialGC " + percent.replaceFirst("").replace("-Djava.io.tmpdir=/tmp", "").trim();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);

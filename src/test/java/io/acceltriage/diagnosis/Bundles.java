@@ -236,7 +236,7 @@ public final class Bundles {
     private Bundles container(String namespace, String pod, String container, PodRole role, String state, String reason,
             int restarts, Integer lastExit, String lastReason, boolean ready) {
         return add(Source.CLUSTER, namespace + "/" + pod + "/" + container + " " + state + " " + reason + ", " + restarts + " restarts",
-                new Facts.ContainerState(namespace, pod, container, node, role, state, reason, restarts, lastExit, lastReason, ready));
+                new Facts.ContainerState(namespace, pod, container, node, role, state, reason, restarts, lastExit, lastReason, ready, null));
     }
 
     // --- events ---
@@ -400,7 +400,7 @@ public final class Bundles {
     /** A node agent (device plugin, exporter, driver) in CrashLoopBackOff, read as the platform's (its DaemonSet's pod). */
     public Bundles agentCrashLoopingAsPlatform(PodRole role, String namespace, String pod) {
         return add(Source.CLUSTER, namespace + "/" + pod + " waiting CrashLoopBackOff", new Facts.ContainerState(namespace, pod,
-                role.name().toLowerCase().replace('_', '-'), node, role, "waiting", "CrashLoopBackOff", 9, 1, "Error", false),
+                role.name().toLowerCase().replace('_', '-'), node, role, "waiting", "CrashLoopBackOff", 9, 1, "Error", false, null),
                 io.acceltriage.evidence.Trust.PLATFORM);
     }
 

@@ -5,12 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.acceltriage.audit.TestAudit;
 import io.acceltriage.store.Database;
-import io.acceltriage.store.Json;
 import io.acceltriage.store.TestDatabases;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -52,25 +47,8 @@ class AlertInboxTest {
 
     /** Stores an alert as the webhook does and files it under the incident as the filer does. */
     private static void file(Database database, AlertInbox inbox, String incidentId, String fingerprint, String status) {
-        long alertId = database.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement("insert into alerts (dedup_key, group_key, fingerprint, status, alertname, labels,"
-                    + " annotations, starts_at, received_at) values (?,?,?,?,?,?,?,?,?)", Statement.RETURN_GENERATED_KEYS)) {
-                ps.setString(1, "dedup-" + UUID.randomUUID());
-                ps.setString(2, "{}:{test=resolve}");
-                ps.setString(3, fingerprint);
-                ps.setString(4, status);
-                ps.setString(5, "GpuXidError");
-                ps.setString(6, Json.write(Map.of("alertname", "GpuXidError")));
-                ps.setString(7, "{}");
-                ps.setTimestamp(8, Timestamp.from(Instant.now()));
-                ps.setTimestamp(9, Timestamp.from(Instant.now()));
-                ps.executeUpdate();
-                try (ResultSet keys = ps.getGeneratedKeys()) {
-                    keys.next();
-                    return keys.getLong(1);
-                }
-            }
-        });
+        long alertId = InboxRows.insert(database, "{}:{test=resolve}", fingerprint, status, Map.of("alertname", "GpuXidError"),
+                Instant.now());
         database.transaction(tx -> {
             inbox.file(tx, alertId, incidentId);
             return null;

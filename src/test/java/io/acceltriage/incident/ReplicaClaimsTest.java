@@ -14,7 +14,6 @@ import io.acceltriage.store.StoreException;
 import io.acceltriage.store.TestDatabases;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -219,22 +218,8 @@ class ReplicaClaimsTest {
     }
 
     private static void store(Database database, String fingerprint, String node) {
-        database.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement("insert into alerts (dedup_key, group_key, fingerprint, status, alertname, labels,"
-                    + " annotations, starts_at, received_at) values (?,?,?,?,?,?,?,?,?)")) {
-                ps.setString(1, "dedup-" + fingerprint + UUID.randomUUID());
-                ps.setString(2, "{}:{test=race}");
-                ps.setString(3, fingerprint);
-                ps.setString(4, "firing");
-                ps.setString(5, "GpuXidError");
-                ps.setString(6, io.acceltriage.store.Json.write(Map.of("alertname", "GpuXidError", "node", node, "gpu", "0", "xid", "79")));
-                ps.setString(7, "{}");
-                ps.setTimestamp(8, Timestamp.from(T0));
-                ps.setTimestamp(9, Timestamp.from(T0));
-                ps.executeUpdate();
-            }
-            return null;
-        });
+        InboxRows.insert(database, "{}:{test=race}", fingerprint, "firing",
+                Map.of("alertname", "GpuXidError", "node", node, "gpu", "0", "xid", "79"), T0);
     }
 
     private static long count(Database database, String sql) {

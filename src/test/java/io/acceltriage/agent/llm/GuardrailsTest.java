@@ -153,7 +153,7 @@ class GuardrailsTest {
         EvidenceBundle healthy = bundle();
         Evidence crashing = new Evidence("E3", Source.CLUSTER, "serve/vllm-0/vllm waiting CrashLoopBackOff",
                 new io.acceltriage.evidence.Facts.ContainerState("serve", "vllm-0", "vllm", "gpu-1", PodRole.WORKLOAD, "waiting",
-                        "CrashLoopBackOff", 4, 1, "Error", false));
+                        "CrashLoopBackOff", 4, 1, "Error", false, null));
         EvidenceBundle broken = new EvidenceBundle(healthy.subject(), healthy.at(), healthy.node(), healthy.pool(), false,
                 List.of(healthy.items().get(0), crashing), healthy.pods(), healthy.workloads(), List.of(), List.of());
         Diagnosis sure = new Diagnosis(Family.DEVICE, "XID 79", 0.84, List.of("E1"), List.of(), false, List.of());
