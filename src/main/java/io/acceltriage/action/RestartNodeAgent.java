@@ -1,5 +1,6 @@
 package io.acceltriage.action;
 
+import io.acceltriage.evidence.AgentPods;
 import io.acceltriage.evidence.NodeAgents;
 import io.acceltriage.policy.ActionKind;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -75,8 +76,10 @@ final class RestartNodeAgent implements Mitigation {
     }
 
     private Optional<Pod> agentOn(String node) {
+        // A tenant's DaemonSet named like an agent is not one (AgentPods): its pod is never the one deleted.
+        AgentPods platform = new AgentPods(knowledge, ns -> client.pods().inNamespace(ns).list().getItems());
         List<Pod> agents = Pods.onNode(client, node).stream().filter(Pods::ownedByDaemonSet)
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).filter(p -> platform.roleOf(p).nodeAgent()).toList();
         return unlabelledBy(node, agents).or(() -> agents.stream()
                 .filter(p -> AGENTS.stream().anyMatch(a -> p.getMetadata().getName().contains(a))).findFirst());
     }

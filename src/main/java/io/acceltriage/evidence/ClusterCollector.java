@@ -1,6 +1,8 @@
 package io.acceltriage.evidence;
 
 import static io.acceltriage.cluster.Owners.controllerOf;
+import static io.acceltriage.evidence.AgentPods.amount;
+import static io.acceltriage.evidence.AgentPods.parseInt;
 
 import io.acceltriage.incident.Subject;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -110,6 +112,7 @@ final class ClusterCollector {
      * pods together; and the gatherer is told early what it can read beside (metrics, logs).
      */
     ClusterView collect(Subject subject, Early early) {
+        AgentPods agentPods = new AgentPods(knowledge, reads::podsIn);
         CompletableFuture<List<Event>> events = async(reads::events);
         CompletableFuture<List<Pod>> pending = async(reads::pending);
         List<Observation> obs = new ArrayList<>();
@@ -133,9 +136,7 @@ final class ClusterCollector {
         // The subject's own pods need nothing more to have their logs read and their owners walked.
         List<LogTarget> earlyLogs = new ArrayList<>();
         for (Pod p : focus) {
-            OwnerReference c = controllerOf(p);
-            observePod(p, knowledge.roleOf(p.getMetadata().getName(), c == null ? null : c.getKind(), c == null ? null : c.getName()),
-                    true, new ArrayList<>(), earlyLogs);
+            observePod(p, agentPods.roleOf(p), true, new ArrayList<>(), earlyLogs);
         }
         early.logTargets(earlyLogs);
         CompletableFuture<Void> focusOwners = owners.prefetchAsync(List.copyOf(focus));
@@ -242,9 +243,11 @@ final class ClusterCollector {
         List<LogTarget> logs = new ArrayList<>();
         Map<String, PodRole> roles = new HashMap<>();
         for (Pod p : pods.values()) {
-            OwnerReference controller = controllerOf(p);
-            PodRole role = knowledge.roleOf(p.getMetadata().getName(), controller == null ? null : controller.getKind(),
-                    controller == null ? null : controller.getName());
+            PodRole role = agentPods.roleOf(p);
+            if (agentPods.impersonates(p)) {
+                obs.add(new Observation(Source.CLUSTER, ref(p) + " is named like a node agent but runs where a tenant could have named it"
+                        + " (beside accelerator workloads, outside the platform's namespaces): its log and status are read as the tenant's", null));
+            }
             roles.put(ref(p), role);
             boolean focused = focus.contains(p);
             if (role.nodeAgent() || acceleratorsRequested(p) > 0 || focused) {
@@ -598,6 +601,7 @@ final class ClusterCollector {
      */
     @SuppressWarnings("unchecked")
     List<Pod> observeUnoffered(List<Pod> focus, List<Observation> obs) {
+        AgentPods agentPods = new AgentPods(knowledge, reads::podsIn);
         List<Pod> pending = focus.stream().filter(p -> p.getStatus() != null && "Pending".equals(p.getStatus().getPhase())
                 && p.getSpec().getNodeName() == null).toList();
         if (pending.isEmpty()) return List.of();
@@ -676,8 +680,7 @@ final class ClusterCollector {
             obs.add(new Observation(Source.CLUSTER, n + " offers no " + u.getValue() + " while " + offeredBy.get(n) + " other nodes offer theirs; "
                     + waiting.get(n) + " waits for it", new Facts.Unoffered(n, pool, u.getValue(), offeredBy.get(n), waiting.get(n))));
             for (Pod a : reads.podsOn(n)) {
-                OwnerReference c = controllerOf(a);
-                if (knowledge.roleOf(a.getMetadata().getName(), c == null ? null : c.getKind(), c == null ? null : c.getName()).nodeAgent()) {
+                if (agentPods.roleOf(a).nodeAgent()) {
                     agents.add(a);
                 }
             }
@@ -1068,16 +1071,7 @@ final class ClusterCollector {
     }
 
     private int acceleratorsRequested(Pod p) {
-        int n = 0;
-        for (var c : orEmpty(p.getSpec().getContainers())) {
-            if (c.getResources() == null) continue;
-            Map<String, Quantity> limits = new HashMap<>(orEmpty(c.getResources().getRequests()));
-            limits.putAll(orEmpty(c.getResources().getLimits()));
-            for (String r : knowledge.acceleratorResources()) {
-                n += amount(limits.get(r));
-            }
-        }
-        return n;
+        return AgentPods.acceleratorsRequested(p, knowledge.acceleratorResources());
     }
 
     private static String firstImage(Pod p) {
@@ -1091,23 +1085,6 @@ final class ClusterCollector {
 
     private static Map<String, String> labels(HasMetadata o) {
         return o.getMetadata().getLabels() == null ? Map.of() : o.getMetadata().getLabels();
-    }
-
-    private static int amount(Quantity q) {
-        if (q == null) return 0;
-        try {
-            return q.getNumericalAmount().intValue();
-        } catch (ArithmeticException | IllegalArgumentException e) {
-            return parseInt(q.getAmount());
-        }
-    }
-
-    private static int parseInt(String s) {
-        try {
-            return Integer.parseInt(Objects.requireNonNullElse(s, "0").trim());
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 
     private static String abbreviate(String s) {

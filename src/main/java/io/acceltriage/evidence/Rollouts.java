@@ -57,11 +57,14 @@ public final class Rollouts {
         } catch (KubernetesClientException e) {
             return List.of(); // not visible to us: the members' evidence stands alone
         }
+        // A tenant's DaemonSet named like an agent is not one (AgentPods): its rollout is not the platform's.
+        AgentPods platform = new AgentPods(nodeAgents, ns -> client.pods().inNamespace(ns).list().getItems());
         Map<String, List<ControllerRevision>> byDaemonSet = new LinkedHashMap<>();
         for (ControllerRevision r : revisions) {
             OwnerReference owner = r.getMetadata().getOwnerReferences() == null ? null
                     : r.getMetadata().getOwnerReferences().stream().filter(o -> "DaemonSet".equals(o.getKind())).findFirst().orElse(null);
-            if (owner == null || !nodeAgents.roleOf(owner.getName(), "DaemonSet", owner.getName()).nodeAgent()) continue;
+            if (owner == null || !nodeAgents.roleOf(owner.getName(), "DaemonSet", owner.getName()).nodeAgent()
+                    || platform.runsTenantWork(r.getMetadata().getNamespace())) continue;
             byDaemonSet.computeIfAbsent(r.getMetadata().getNamespace() + "/" + owner.getName(), k -> new ArrayList<>()).add(r);
         }
         List<Observation> out = new ArrayList<>();

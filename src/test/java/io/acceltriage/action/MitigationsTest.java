@@ -270,4 +270,22 @@ class MitigationsTest {
         assertTrue(client.pods().inNamespace(plugin.getMetadata().getNamespace()).withName(plugin.getMetadata().getName()).get() != null,
                 "the device plugin, which serves, is left alone");
     }
+
+    @Test
+    void aNodeAgentRestartNeverDeletesATenantsDaemonSetPodNamedLikeTheDevicePlugin() {
+        String node = "gpu-h100-03";
+        // namespace ml runs the training gang's GPU pods: a DaemonSet there is the tenant's, whatever its name
+        Pod tenants = client.pods().inNamespace("ml").resource(new PodBuilder().withNewMetadata().withName("ml-device-plugin-shim-7xq2k")
+                .withNamespace("ml").addNewOwnerReference().withApiVersion("apps/v1").withKind("DaemonSet").withName("ml-device-plugin-shim")
+                .withUid("shim-uid").withController(true).endOwnerReference().endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("shim").withImage("ghcr.io/ml/shim:1").endContainer().endSpec()
+                .build()).create();
+        podsOn(node).stream().filter(p -> p.getMetadata().getName().startsWith("nvidia-device-plugin"))
+                .forEach(p -> client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).withGracePeriod(0).delete());
+
+        run(ActionKind.RESTART_NODE_AGENT, node);
+
+        assertTrue(client.pods().inNamespace("ml").withName(tenants.getMetadata().getName()).get() != null,
+                "the tenant's pod is not a node agent and is left alone");
+    }
 }

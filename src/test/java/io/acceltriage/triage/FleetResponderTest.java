@@ -226,6 +226,20 @@ class FleetResponderTest {
     }
 
     @Test
+    void aTenantsDaemonSetNamedLikeTheDevicePluginIsNoNodeAgentRollout() {
+        // team-a runs GPU work in its namespace: a DaemonSet there is the tenant's, whatever it is called
+        server.apply(Map.of("apiVersion", "v1", "kind", "Pod", "metadata", Map.of("name", "trainer-0", "namespace", "team-a"),
+                "spec", Map.of("nodeName", node(1), "containers", List.of(Map.of("name", "trainer", "image", "ghcr.io/team-a/train:1",
+                        "resources", Map.of("limits", Map.of("nvidia.com/gpu", "8"))))), "status", Map.of("phase", "Running")));
+        revisions("team-a", "team-a-device-plugin-shim", "ghcr.io/team-a/shim:2", Instant.parse("2026-10-20T11:05:00Z"),
+                STORM.minus(Duration.ofMinutes(8)));
+
+        Assessment a = assessStorm(ALERT);
+
+        assertTrue(rolloutEvidence(a, "team-a-device-plugin-shim").isEmpty(), "evidence: " + a.evidence().items());
+    }
+
+    @Test
     void aFleetIncidentNeverGetsNodeActionsEvenWhenEveryMemberShowsAFatalXid() {
         everyNodeReportsXid(79);
 
