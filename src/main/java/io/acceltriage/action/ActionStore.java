@@ -22,7 +22,7 @@ final class ActionStore {
             + " subject_uid, at_checkpoint";
 
     /** Statuses of actions that touched, or are about to touch, the cluster: what budgets and the breaker count. */
-    static final List<ActionStatus> COUNTED = List.of(ActionStatus.PLANNED, ActionStatus.SUCCEEDED, ActionStatus.UNVERIFIED,
+    static final List<ActionStatus> COUNTED = List.of(ActionStatus.PLANNED, ActionStatus.VERIFYING, ActionStatus.SUCCEEDED, ActionStatus.UNVERIFIED,
             ActionStatus.FAILED, ActionStatus.UNDONE);
 
     private final Database database;
@@ -195,7 +195,7 @@ final class ActionStore {
         return database.read(c -> {
             java.util.Map<String, String> out = new java.util.HashMap<>();
             try (PreparedStatement ps = c.prepareStatement(
-                    "select target, incident_id from actions where kind = 'cordon-node' and status = 'SUCCEEDED' order by updated_at");
+                    "select target, incident_id from actions where kind = 'cordon-node' and status in ('VERIFYING', 'SUCCEEDED') order by updated_at");
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) out.put(rs.getString(1), rs.getString(2));
             }

@@ -263,6 +263,10 @@ public final class Executor {
         if (!leadership.isLeader()) {
             return record;
         }
+        if (record.status() == ActionStatus.VERIFYING) {
+            // It ran before a crash or a change of leader and its check did not finish: checked now, never run twice.
+            return verify(mitigations.get(record.kind()), record, steps.target(record));
+        }
         // The checkpoint first: a drain at a checkpoint says it waits for the gang's, then for the gang's restart.
         Optional<ActionRecord> held = heldForCheckpoint(record);
         if (held.isPresent()) {
@@ -300,7 +304,7 @@ public final class Executor {
         }
         String waited = released.remove(record.id());
         if (waited != null) outcome = new Outcome(outcome.success(), waited + "; " + outcome.detail(), outcome.retryable());
-        ActionStatus status = outcome.success() ? (record.dryRun() ? ActionStatus.DRY_RUN : ActionStatus.SUCCEEDED)
+        ActionStatus status = outcome.success() ? (record.dryRun() ? ActionStatus.DRY_RUN : ActionStatus.VERIFYING)
                 : ActionStatus.FAILED;
         Outcome finalOutcome = outcome;
         ActionRecord finished = database.transaction(tx -> {
@@ -309,7 +313,7 @@ public final class Executor {
                     Actors.AGENT, payload(updated, finalOutcome));
             return updated;
         });
-        return status == ActionStatus.SUCCEEDED ? verify(m, finished, target) : finished;
+        return status == ActionStatus.VERIFYING ? verify(m, finished, target) : finished;
     }
 
     /**
@@ -502,12 +506,14 @@ public final class Executor {
         return run(record);
     }
 
-    /** Actions a crash, or a replica without the lease, left PLANNED. */
+    /** Actions a crash, or a replica without the lease, left PLANNED, and those it left VERIFYING (checked again). */
     public List<ActionRecord> interrupted() {
-        return store.withStatus(ActionStatus.PLANNED);
+        List<ActionRecord> out = new java.util.ArrayList<>(store.withStatus(ActionStatus.PLANNED));
+        out.addAll(store.withStatus(ActionStatus.VERIFYING));
+        return out;
     }
 
-    /** Runs every PLANNED action when this replica leads; the leader's loop calls it every few seconds. */
+    /** Runs every PLANNED action, and checks every VERIFYING one, when this replica leads; the leader's loop calls it every few seconds. */
     public int resumePlanned() {
         if (!leadership.isLeader()) return 0;
         int n = 0;

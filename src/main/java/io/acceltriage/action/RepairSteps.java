@@ -63,6 +63,8 @@ final class RepairSteps {
             case PLANNED:
             case AWAITING_APPROVAL:
                 return new State(Readiness.WAITING, it + " has not run yet");
+            case VERIFYING:
+                return new State(Readiness.WAITING, it + " ran and is being checked");
             default:
                 return new State(Readiness.NEVER, it + " is " + b.status().name().toLowerCase() + ", so this step does not run");
         }
@@ -80,8 +82,9 @@ final class RepairSteps {
             String it = b.kind().wireName() + " " + b.target();
             switch (b.status()) {
                 case SUCCEEDED, DRY_RUN -> { }
-                case PLANNED, AWAITING_APPROVAL -> {
-                    return new State(Readiness.WAITING, it + " has not run yet: the node is drained once the gang restarted whole");
+                case PLANNED, AWAITING_APPROVAL, VERIFYING -> {
+                    return new State(Readiness.WAITING, it + " has not " + (b.status() == ActionStatus.VERIFYING ? "been checked" : "run")
+                            + " yet: the node is drained once the gang restarted whole");
                 }
                 default -> {
                     return new State(Readiness.NEVER, it + " is " + b.status().name().toLowerCase()

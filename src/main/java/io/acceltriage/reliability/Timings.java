@@ -23,6 +23,9 @@ final class Timings {
 
     private Timings() {}
 
+    /** An action that ran: being checked, checked, or reverted since. */
+    private static final Set<ActionStatus> TOOK_EFFECT = Set.of(ActionStatus.VERIFYING, ActionStatus.SUCCEEDED, ActionStatus.UNDONE);
+
     static IncidentTiming of(Incident incident, List<StoredAlert> alerts, List<AuditRecord> trail, List<ActionRecord> actions,
             Instant now) {
         Instant faultAt = faultAt(alerts);
@@ -40,7 +43,7 @@ final class Timings {
         Set<String> counted = new HashSet<>();
         for (ActionRecord a : actions) {
             boolean fences = a.kind() == ActionKind.CORDON_NODE || a.kind() == ActionKind.DRAIN_NODE;
-            boolean tookEffect = !a.dryRun() && (a.status() == ActionStatus.SUCCEEDED || a.status() == ActionStatus.UNDONE);
+            boolean tookEffect = !a.dryRun() && TOOK_EFFECT.contains(a.status());
             if (!fences || !tookEffect || !counted.add(a.target())) continue;
             Capacity c = capacity(assessment, a.target());
             if (c == null) continue;
@@ -71,7 +74,7 @@ final class Timings {
         for (io.acceltriage.agent.WorkLost w : assessment.workLost()) {
             if (w.atCheckpoint()) continue;
             boolean restarted = actions.stream().anyMatch(a -> a.kind() == ActionKind.RESTART_GROUP && w.workload().equals(a.target())
-                    && !a.dryRun() && (a.status() == ActionStatus.SUCCEEDED || a.status() == ActionStatus.UNDONE));
+                    && !a.dryRun() && TOOK_EFFECT.contains(a.status()));
             if (restarted) hours += w.gpuHours();
         }
         return GpuHoursLost.round(hours);

@@ -62,7 +62,8 @@ public class IncidentFollowsActions {
 
     static IncidentState stateOf(List<ActionRecord> actions, Incident incident) {
         if (actions.stream().anyMatch(a -> a.status() == ActionStatus.AWAITING_APPROVAL)) return IncidentState.AWAITING_APPROVAL;
-        if (actions.stream().anyMatch(a -> a.status() == ActionStatus.PLANNED)) return incident.state(); // the leader runs it yet
+        // the leader runs it yet, or checks what it did
+        if (actions.stream().anyMatch(a -> a.status() == ActionStatus.PLANNED || a.status() == ActionStatus.VERIFYING)) return incident.state();
         if (actions.stream().anyMatch(a -> NEEDS_A_PERSON.contains(a.status()))) return IncidentState.ESCALATED;
         // Everything ran; a person is still needed when triage said so (a device to replace, say).
         boolean escalatedAtTriage = incident.assessmentJson() != null

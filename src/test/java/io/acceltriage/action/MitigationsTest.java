@@ -141,6 +141,24 @@ class MitigationsTest {
     }
 
     @Test
+    void anActionACrashLeftVerifyingIsCheckedByTheLeaderAndNeverRunAgain() {
+        Executor follower = new Executor(client, database, audit, () -> false, FAST, () -> null);
+        ActionRecord planned = follower.carryOut("inc-3", proposal(ActionKind.RESTART_POD, "research/jupyter-alice-0"), allow());
+        // The crashed leader deleted the pod and stored VERIFYING; its check never finished.
+        client.pods().inNamespace("research").withName("jupyter-alice-0").delete();
+        String replacement = client.pods().inNamespace("research").withName("jupyter-alice-0").get().getMetadata().getUid();
+        database.transaction(tx -> executor.store().update(tx, planned, ActionStatus.VERIFYING, planned.detail() + "; deleted the pod"));
+
+        assertEquals(1, executor.resumePlanned());
+
+        ActionRecord done = executor.find(planned.id()).orElseThrow();
+        assertEquals(ActionStatus.SUCCEEDED, done.status(), done.detail());
+        assertTrue(done.detail().contains("; verified: "), done.detail());
+        assertEquals(replacement, client.pods().inNamespace("research").withName("jupyter-alice-0").get().getMetadata().getUid(),
+                "the replacement was not deleted: the action ran once");
+    }
+
+    @Test
     void aRestartPodDeletesAControlledPodAndVerifiesItsReplacement() {
         Pod vllm = podsOn("gpu-a100-03").stream().filter(p -> p.getMetadata().getName().startsWith("vllm-llama")).findFirst().orElseThrow();
         ActionRecord r = run(ActionKind.RESTART_POD, "serve/" + vllm.getMetadata().getName());

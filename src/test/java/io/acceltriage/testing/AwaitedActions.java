@@ -20,11 +20,11 @@ public final class AwaitedActions {
     }
 
     /**
-     * The action once it succeeded and its check afterwards did too: the executor stores SUCCEEDED when the action
-     * ran and adds "verified: …" to its detail when the check passed, a moment later.
+     * The action once it ran and its check afterwards passed: SUCCEEDED, stored with "verified: …" in its detail (until
+     * the check ends the action is VERIFYING).
      */
     public static Map<String, Object> awaitVerified(String kind, String target) {
-        return await(kind, target, "succeeded", a -> String.valueOf(a.get("detail")).contains("; verified: "));
+        return await(kind, target, "succeeded");
     }
 
     private static Map<String, Object> await(String kind, String target, String status, java.util.function.Predicate<Map<String, Object>> done) {
