@@ -455,6 +455,20 @@ public final class RulesPlanner {
         } else if (b.node() != null && cannotServe) {
             out.add(new Proposal(ActionKind.CORDON_NODE, b.node(), b.node() + " cannot run accelerator work: " + d.cause(), cited, BY));
         }
+        if (b.node() != null && cannotServe && holds.isEmpty()) {
+            // A serving replica on a node that cannot serve serves nothing, yet counts as the workload's replica: it moves to
+            // healthy hardware as from a faulty device (never below the floor, and only where its new replica can land).
+            for (Workload w : b.workloads()) {
+                if (!w.serving() || w.podsOnNode().isEmpty()) continue;
+                if (noRoomFor(w, b)) {
+                    escalate.add("no room to move " + w.ref() + " off " + b.node() + ": its own new replica cannot be scheduled"
+                            + " (accelerators exhausted); a person decides");
+                } else {
+                    out.add(new Proposal(ActionKind.SHIFT_REPLICAS, w.ref(), "move the replica off " + b.node()
+                            + ", which cannot serve, to healthy hardware: " + d.cause(), cited, BY));
+                }
+            }
+        }
         out.addAll(holds);
         Optional<PodPlacement> agent = restartableAgent(d, b);
         if (!holds.isEmpty()) {

@@ -49,6 +49,25 @@ public final class Membership {
         return job == null ? Optional.empty() : Optional.ofNullable(top(job));
     }
 
+    /**
+     * The top-level workload (not a DaemonSet) of {@code namespace} named one of {@code names}, the first of them that
+     * names one, found through its pods: an alert may name its workload under a label of its own (a recording rule's
+     * {@code job}, say). Only pods whose name starts with a candidate are walked: a pod is named after its workload.
+     */
+    public Optional<Workload> workloadNamed(String namespace, List<String> names) {
+        if (names.isEmpty()) return Optional.empty();
+        List<Pod> pods = get(() -> reads.podsIn(namespace));
+        if (pods == null) return Optional.empty();
+        java.util.Map<String, Workload> found = new java.util.HashMap<>();
+        for (Pod p : pods) {
+            String pod = p.getMetadata().getName();
+            if (names.stream().noneMatch(n -> pod.startsWith(n + "-"))) continue;
+            Workload top = top(p);
+            if (top != null && !"DaemonSet".equals(top.kind()) && names.contains(top.name())) found.putIfAbsent(top.name(), top);
+        }
+        return names.stream().map(found::get).filter(java.util.Objects::nonNull).findFirst();
+    }
+
     /** The gangs with a member on the node: a device fault there stalls all of them. */
     public List<Workload> gangsOn(String node) {
         List<Workload> out = new ArrayList<>();

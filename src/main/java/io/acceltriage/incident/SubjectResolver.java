@@ -4,6 +4,7 @@ import io.acceltriage.cluster.Membership;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -16,6 +17,10 @@ import java.util.Set;
 public final class SubjectResolver {
 
     private final Membership cluster;
+
+    /** Labels whose values never name a workload. */
+    private static final Set<String> NOT_NAMES = Set.of("alertname", "severity", "namespace", "prometheus", "instance", "endpoint",
+            "service", "container", "receiver", "team");
 
     public SubjectResolver(Membership cluster) {
         this.cluster = cluster;
@@ -40,6 +45,18 @@ public final class SubjectResolver {
                     subject = new Subject(Subject.Kind.WORKLOAD, subject.namespace(), top.kind().toLowerCase(Locale.ROOT) + "/" + top.name());
                     keys.add(subject.key());
                 }
+            }
+        }
+        if (subject.kind() == Subject.Kind.ALERT && namespace != null) {
+            // No label this build knows names the workload, yet one may, under a name of the alert's own (a rule's `job`,
+            // `workload`): a value that is a workload of the namespace, as the cluster shows it, is its subject.
+            List<String> values = alert.labels().entrySet().stream().filter(e -> !NOT_NAMES.contains(e.getKey()))
+                    .map(java.util.Map.Entry::getValue).filter(v -> v != null && !v.isBlank()).distinct().toList();
+            Optional<Membership.Workload> named = cluster.workloadNamed(namespace, values);
+            if (named.isPresent()) {
+                subject = new Subject(Subject.Kind.WORKLOAD, namespace, named.get().kind().toLowerCase(Locale.ROOT) + "/" + named.get().name());
+                keys.add(subject.key());
+                keys.add(key(named.get()));
             }
         }
         if (namespace != null && podName != null) {

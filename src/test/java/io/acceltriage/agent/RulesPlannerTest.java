@@ -269,6 +269,17 @@ class RulesPlannerTest {
     }
 
     @Test
+    void aServingReplicaOnANodeThatCannotServeMovesToHealthyHardware() {
+        EvidenceBundle b = Bundles.node(NODE).notReady().serving("Deployment", "chat", "vllm-llama8b", 3, 2, "vllm-llama8b-84c6d9f5b7-d2k9h")
+                .build();
+        Diagnosis d = Diagnoses.infrastructure(NODE + " is not ready").because(idOf(b, Facts.NodeCondition.class), 0.8).build();
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertTrue(names(p).contains("shift-replicas:chat/vllm-llama8b"), "its replica there serves nothing: " + names(p));
+    }
+
+    @Test
     void aDriverLibraryMismatchCordonsTheNodeItLeavesUnableToServe() {
         EvidenceBundle b = Bundles.node(NODE).agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN)
                 .agentLog(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN, "nvml-mismatch",

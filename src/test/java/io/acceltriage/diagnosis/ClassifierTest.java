@@ -358,7 +358,21 @@ class ClassifierTest {
                 // nvidia-container-toolkit#1239: the node's CDI spec does not name the GPU the device plugin handed out.
                 Arguments.of("Failed", "Error: failed to create containerd task: failed to create shim task: OCI runtime create failed:"
                         + " could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI"
-                        + " devices: unresolvable CDI devices management.nvidia.com/gpu=GPU-0e1d8d3b-2f42-f447-0d49-eff2a5a67348"));
+                        + " devices: unresolvable CDI devices management.nvidia.com/gpu=GPU-0e1d8d3b-2f42-f447-0d49-eff2a5a67348"),
+                // k8snetworkplumbingwg/sriov-cni: the VF the pod's network names is gone from the node.
+                Arguments.of("FailedCreatePodSandBox", "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network"
+                        + " for sandbox \"5be1f0c2\": plugin type=\"multus\" name=\"multus-cni-network\" failed (add): error adding container to"
+                        + " network \"sriov-roce-net\": SRIOV-CNI failed to load netconf: LoadConf(): failed to get VF information"));
+    }
+
+    @Test
+    void aContainerTheKubeletRestartsForItsOwnFailingProbeIsTheApplications() {
+        Diagnosis d = classify(Bundles.node(NODE).podEvent("assist", "vllm-0", "Killing",
+                "Container vllm failed liveness probe, will be restarted"));
+
+        assertEquals(Family.APPLICATION, d.family(), d.cause());
+        assertEquals(Family.NONE, classify(Bundles.node(NODE).podEvent("assist", "vllm-0", "Killing", "Stopping container vllm")).family(),
+                "a container stopped for any other reason says nothing");
     }
 
     @Test

@@ -48,7 +48,11 @@ class LogSignaturesOfVendorLinesTest {
                 Arguments.of("gpu-init-failed-on-node", PodRole.OPERAND, "Failed to allocate device vector A (error code initialization error)!"),
                 Arguments.of("gpu-init-failed-on-node", PodRole.DRIVER,
                         "NVRM: The NVIDIA GPU 0000:1b:00.0 (PCI ID: 10de:2901) installed in this system requires use of the NVIDIA open kernel modules."),
-                Arguments.of("gpu-init-failed-on-node", PodRole.DRIVER, "NVRM: GPU 0000:3b:00.0: RmInitAdapter failed! (0x22:0x56:884)"));
+                Arguments.of("gpu-init-failed-on-node", PodRole.DRIVER, "NVRM: GPU 0000:3b:00.0: RmInitAdapter failed! (0x22:0x56:884)"),
+                Arguments.of("sriov-no-virtual-functions", PodRole.DEVICE_PLUGIN,
+                        "I1203 10:02:11.204518       1 manager.go:140] initServers(): selector index 0 will register 0 devices"),
+                Arguments.of("sriov-no-virtual-functions", PodRole.DEVICE_PLUGIN,
+                        "I1203 10:02:11.204533       1 manager.go:144] no devices in device pool, skipping creating resource server for roce_vf"));
     }
 
     @ParameterizedTest(name = "{0}: {2}")

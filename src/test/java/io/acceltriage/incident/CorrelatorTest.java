@@ -81,6 +81,27 @@ class CorrelatorTest {
     }
 
     @Test
+    void anAlertNamingItsWorkloadUnderALabelOfItsOwnIsAboutThatWorkloadAndJoinsItsIncident() {
+        MemoryIndex index = new MemoryIndex();
+        index.addAll(correlator(), List.of(
+                alert("j1", Map.of("alertname", "TrainingJobFailedRestart", "namespace", "ml", "job", "pretrain")),
+                alert("j2", Map.of("alertname", "NcclWatchdogTimeout", "namespace", "ml", "pod", "pretrain-workers-0-1"))), a -> T0);
+
+        assertEquals(1, index.groups().size(), "incidents: " + index.groups());
+        assertEquals(new Subject(Subject.Kind.WORKLOAD, "ml", "jobset/pretrain"), index.groups().get(0).subject());
+    }
+
+    @Test
+    void aLabelValueThatNamesNoWorkloadOfTheNamespaceLeavesTheAlertItsOwnSubject() {
+        MemoryIndex index = new MemoryIndex();
+        // `job` is Prometheus' scrape job here, as it usually is: no workload of ml is called that
+        index.addAll(correlator(), List.of(alert("k1", Map.of("alertname", "TrainingStalled", "namespace", "ml",
+                "job", "kube-state-metrics"))), a -> T0);
+
+        assertEquals(Subject.Kind.ALERT, index.groups().get(0).subject().kind(), "subject: " + index.groups().get(0).subject());
+    }
+
+    @Test
     void aDeviceAlertOnTheNodeOfOneGangMemberJoinsTheGangsIncidentAndNamesTheNode() {
         MemoryIndex index = new MemoryIndex();
         index.addAll(correlator(), List.of(
