@@ -129,6 +129,12 @@ public final class RulesPlanner {
                                     + " and a person resets the GPU") + ": " + d.cause());
             return;
         }
+        if (needsService(d)) {
+            // It runs, slowed, until a person services the hardware: a reset, a reboot or moving the work changes nothing.
+            escalate.add("the hardware of " + where + " needs a person (reseat, cable, link): new work is kept off the node and what runs"
+                    + " there keeps running until a person picks the moment to service it: " + d.cause());
+            return;
+        }
         if (dueForReplacement(d)) {
             // The device still runs what it runs: keep new work off it and have it replaced; moving or
             // resetting the work changes nothing for the device.
@@ -326,6 +332,11 @@ public final class RulesPlanner {
     /** Every reason of the diagnosis that says what the device needs says it is due for replacement, and one does. */
     static boolean dueForReplacement(Diagnosis d) {
         return everyStateFinding(d, io.acceltriage.diagnosis.Classifier.REPLACE_DEVICE);
+    }
+
+    /** Every reason of the diagnosis that says what the device needs says a person must service its hardware. */
+    static boolean needsService(Diagnosis d) {
+        return everyStateFinding(d, io.acceltriage.diagnosis.Classifier.SERVICE_HARDWARE);
     }
 
     /** Every reason of the diagnosis that says what the device needs says it awaits a reset to apply a repair, and one does. */

@@ -160,6 +160,13 @@ public final class Classifier {
     public static final String RESET_PENDING = "reset-pending/";
 
     /**
+     * Group prefix of a finding saying the device works, slowed, until a person services its hardware (a PCIe link that
+     * keeps replaying, a board without its auxiliary power): the node is kept from new work and a person services it;
+     * nothing is moved, reset or rebooted, as none of them changes the hardware.
+     */
+    public static final String SERVICE_HARDWARE = "service-hardware/";
+
+    /**
      * An XID whose catalogue row {@code explains} other finding groups governs them when they describe the same
      * event: the same GPU (node and index) or the pod that holds it. XID 94 says the ECC error was contained to
      * one application; the DBE counter it raised and the application's "uncorrectable ECC error" line are that
@@ -841,7 +848,8 @@ public final class Classifier {
             return Optional.empty();
         }
         Finding f = Finding.of(Family.parse(fault.family()), weight, fault.cause() + " (" + where + ")", id,
-                (fault.replaces() ? REPLACE_DEVICE : fault.awaitsReset() ? RESET_PENDING : "") + tool.get().name());
+                (fault.replaces() ? REPLACE_DEVICE : fault.awaitsReset() ? RESET_PENDING : fault.needsService() ? SERVICE_HARDWARE : "")
+                        + tool.get().name());
         return Optional.of(fault.degrades() ? f.degrading() : f);
     }
 
@@ -856,13 +864,16 @@ public final class Classifier {
     }
 
     private static Finding xidFinding(XidCatalogue.Xid x, boolean fresh, String where, String id) {
-        double weight = x.informational() ? HISTORY_WEIGHT : x.secondary() ? 0.2 : x.fatal() ? 0.9 : x.degradation() ? 0.5 : 0.6;
+        // A fault a person must service is as certain as a fatal one, though the GPU still works: it does not go away.
+        double weight = x.informational() ? HISTORY_WEIGHT : x.secondary() ? 0.2 : x.fatal() ? 0.9 : x.service() ? 0.75
+                : x.degradation() ? 0.5 : 0.6;
         if (!fresh) {
             weight = Math.min(weight, HISTORY_WEIGHT);
         }
         Finding f = Finding.of(x.familyEnum(), weight, "XID " + x.code() + " (" + x.meaning() + ") on " + where
-                + (fresh ? "" : ", reported before this alert"), id, x.secondary() ? "xid-secondary" : "xid-" + x.code());
-        if (x.degradation()) f = f.degrading();
+                + (fresh ? "" : ", reported before this alert"), id, x.secondary() ? "xid-secondary"
+                        : (x.service() && fresh ? SERVICE_HARDWARE : "") + "xid-" + x.code());
+        if (x.degradation() && !(x.service() && fresh)) f = f.degrading();
         if (x.contained()) f = f.containedToApp();
         if ("restart app".equals(x.action())) f = f.restartable();
         return f;

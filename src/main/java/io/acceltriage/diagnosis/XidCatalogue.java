@@ -17,10 +17,12 @@ public final class XidCatalogue {
      * One XID as the classifier reads it. {@code bucket}: NVIDIA's immediate action (RESTART_APP, RESET_GPU, …);
      * {@code informational}: a test or injected event, a hint only. {@code explains}: the finding groups (a counter's
      * tool, a log signature as {@code log-ID}) the same event shows up as, which this XID's reading governs.
+     * {@code service}: a person must service the hardware (CHECK_MECHANICALS: reseat the board, connect its power);
+     * the GPU works, slowed, until then, and no reset or reboot changes that.
      */
     public record Xid(int code, String meaning, boolean fatal, String family, String repeatingFamily, boolean degradation,
             boolean secondary, boolean contained, String action, String mnemonic, String bucket, boolean informational,
-            List<String> explains) {
+            List<String> explains, boolean service) {
 
         public Family familyEnum() {
             return Family.parse(family);
@@ -35,7 +37,7 @@ public final class XidCatalogue {
     public record RecoveryAction(int flag, String action, boolean fatal, String needs) {}
 
     /** What NVIDIA's immediate-action bucket means for a row that says no more. */
-    record Bucket(String bucket, String family, Boolean fatal, Boolean degradation, String action) {}
+    record Bucket(String bucket, String family, Boolean fatal, Boolean degradation, String action, Boolean service) {}
 
     /** A row as written: what it leaves out comes from its bucket. */
     record Row(int code, String mnemonic, String meaning, String bucket, Boolean fatal, String family, String repeatingFamily,
@@ -82,7 +84,7 @@ public final class XidCatalogue {
                     r.family() != null ? r.family() : b.family(), r.repeatingFamily(),
                     or(r.degradation(), b == null ? null : b.degradation()), or(r.secondary(), null), or(r.contained(), null),
                     r.action() != null ? r.action() : b.action(), r.mnemonic(), r.bucket(), or(r.informational(), null),
-                    r.explains() == null ? List.of() : List.copyOf(r.explains()));
+                    r.explains() == null ? List.of() : List.copyOf(r.explains()), or(null, b == null ? null : b.service()));
         }).toList();
     }
 

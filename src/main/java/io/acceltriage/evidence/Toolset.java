@@ -67,10 +67,12 @@ public record Toolset(String apiVersion, String kind, String name, String descri
      * is due for replacement (NVIDIA's retired-page limit): the node is kept from new work, nothing is moved or reset.
      * {@code reset}: the device recorded a repair that takes effect only at its next reset (a page retirement pending)
      * and works meanwhile: the node is kept from new work so the GPU can be reset once what runs there ends; nothing
-     * is moved, and it is not reset under the work.
+     * is moved, and it is not reset under the work. {@code service}: the device works, slowed, until a person services
+     * the hardware (a PCIe link or riser that replays): the node is kept from new work, nothing is moved, reset or
+     * rebooted (none of them changes the hardware).
      */
     public record Fault(Condition when, Double threshold, String family, Double weight, String cause,
-            Boolean degradation, String catalogue, String sumWith, Boolean replace, Boolean reset) {
+            Boolean degradation, String catalogue, String sumWith, Boolean replace, Boolean reset, Boolean service) {
         public boolean degrades() {
             return Boolean.TRUE.equals(degradation);
         }
@@ -81,6 +83,10 @@ public record Toolset(String apiVersion, String kind, String name, String descri
 
         public boolean awaitsReset() {
             return Boolean.TRUE.equals(reset);
+        }
+
+        public boolean needsService() {
+            return Boolean.TRUE.equals(service);
         }
     }
 

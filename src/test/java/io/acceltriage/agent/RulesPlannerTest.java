@@ -757,6 +757,23 @@ class RulesPlannerTest {
     }
 
     @Test
+    void aGpuWhoseHardwareAPersonMustServiceIsFencedAndNothingIsMovedResetOrRebooted() {
+        // XID 54: NVIDIA's CHECK_MECHANICALS (the board's auxiliary power is not connected); the replica on it still answers
+        EvidenceBundle xid54 = Bundles.node(NODE).holds(1, "search", "tei-0").serving("Deployment", "search", "tei", 2, 2, "tei-0")
+                .xid(1, 54).build();
+        // PCIe replays far above 8 a minute on an AMD GPU running a Job
+        EvidenceBundle replays = Bundles.node(NODE).holds(5, "llm-ft", "ft-0").batch("Job", "llm-ft", "ft", "ft-0")
+                .dcgm("pcie_replay_count", 5, 14212, 2310).build();
+
+        for (EvidenceBundle b : List.of(xid54, replays)) {
+            Plan p = PLANNER.plan(RULES.classify(b), b);
+
+            assertEquals(List.of("cordon-node:" + NODE), names(p));
+            assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("needs a person")), "reasons: " + p.escalationReasons());
+        }
+    }
+
+    @Test
     void aPlatformHealthAgentsEvictVerdictFencesTheIdleNode() {
         EvidenceBundle b = Bundles.node(NODE).nodeLabel("autopilot.ibm.com/gpuhealth", "EVICT")
                 .nodeLabel("autopilot.ibm.com/dcgm.level.3", "ERR_2026-12-03_05.58.41UTC_page_retirement_row_remap.2").build();
