@@ -11,6 +11,8 @@ import io.acceltriage.evidence.Toolsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Set;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +72,7 @@ public final class Classifier {
         findings = withNodeAgentsAsInfrastructure(findings, bundle);
         findings = withWrappersExplained(findings, bundle);
         findings = withPlannedChanges(findings, bundle);
+        findings = withNodeWideDegradations(findings, bundle);
         findings = withCorroboratedHints(findings, bundle);
         // Findings of one group are one reason: the strongest of them counts. Different reasons
         // combine as independent evidence (noisy-or).
@@ -351,6 +354,43 @@ public final class Classifier {
 
     /** Group prefix of a finding saying a change the platform makes on purpose is under way on a node. */
     public static final String PLANNED = "planned/";
+
+    /**
+     * A degradation that every device of a node shows at once (each GPU's clocks held by the power brake, say) is not
+     * one device wearing out but the node's power delivery or cooling: a fault a person services, so the node is kept
+     * from new work. Only tools whose fault says so ({@code serviceWhenNodeWide}), and only with two devices or more,
+     * every one the node has (its accelerator capacity).
+     */
+    private List<Finding> withNodeWideDegradations(List<Finding> findings, EvidenceBundle b) {
+        Map<String, Toolset.Tool> tools = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> ids = new HashMap<>();
+        Map<String, Set<String>> tripped = new HashMap<>();
+        for (Finding f : findings) {
+            if (!f.degradation() || f.symptom() || f.evidenceIds().size() != 1) continue;
+            Optional<Facts.MetricReading> m = b.byId(f.evidenceIds().get(0)).map(Evidence::fact)
+                    .filter(Facts.MetricReading.class::isInstance).map(Facts.MetricReading.class::cast);
+            if (m.isEmpty() || m.get().node() == null || m.get().device() == null) continue;
+            Optional<Toolset.Tool> tool = toolsets.forMetric(m.get().metric());
+            if (tool.isEmpty() || tool.get().fault() == null || !tool.get().fault().nodeWideNeedsService()) continue;
+            String key = m.get().node() + "|" + tool.get().name();
+            tools.put(key, tool.get());
+            ids.computeIfAbsent(key, k -> new ArrayList<>()).add(f.evidenceIds().get(0));
+            tripped.computeIfAbsent(key, k -> new java.util.HashSet<>()).add(m.get().device());
+        }
+        if (tools.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>(findings);
+        tools.forEach((key, tool) -> {
+            String node = key.substring(0, key.indexOf('|'));
+            // Every device the node has, as its capacity counts them (the evidence holds only the readings that say something).
+            int devices = b.items().stream().map(Evidence::fact).filter(f -> f instanceof Facts.AcceleratorCapacity c && node.equals(c.node()))
+                    .mapToInt(f -> Math.max(((Facts.AcceleratorCapacity) f).capacity(), ((Facts.AcceleratorCapacity) f).expected())).max().orElse(0);
+            if (devices < 2 || tripped.get(key).size() < devices) return;
+            out.add(new Finding(Family.DEVICE, 0.7, tool.fault().cause() + " on every one of the " + devices + " devices of " + node
+                    + " at once: the node's power delivery or cooling, not one device", List.copyOf(ids.get(key)),
+                    SERVICE_HARDWARE + tool.name() + "-node-wide", false, false, false, false));
+        });
+        return out;
+    }
 
     /**
      * A node under a planned change (the MIG manager applying a new layout) has its accelerators withdrawn and its device

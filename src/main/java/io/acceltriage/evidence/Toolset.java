@@ -69,10 +69,12 @@ public record Toolset(String apiVersion, String kind, String name, String descri
      * and works meanwhile: the node is kept from new work so the GPU can be reset once what runs there ends; nothing
      * is moved, and it is not reset under the work. {@code service}: the device works, slowed, until a person services
      * the hardware (a PCIe link or riser that replays): the node is kept from new work, nothing is moved, reset or
-     * rebooted (none of them changes the hardware).
+     * rebooted (none of them changes the hardware). {@code serviceWhenNodeWide}: a degradation of one device that,
+     * found on every device of a node at once, is the node's (its power delivery or cooling) and needs service.
      */
     public record Fault(Condition when, Double threshold, String family, Double weight, String cause,
-            Boolean degradation, String catalogue, String sumWith, Boolean replace, Boolean reset, Boolean service) {
+            Boolean degradation, String catalogue, String sumWith, Boolean replace, Boolean reset, Boolean service,
+            Boolean serviceWhenNodeWide) {
         public boolean degrades() {
             return Boolean.TRUE.equals(degradation);
         }
@@ -87,6 +89,10 @@ public record Toolset(String apiVersion, String kind, String name, String descri
 
         public boolean needsService() {
             return Boolean.TRUE.equals(service);
+        }
+
+        public boolean nodeWideNeedsService() {
+            return Boolean.TRUE.equals(serviceWhenNodeWide);
         }
     }
 

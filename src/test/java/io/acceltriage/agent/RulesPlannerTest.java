@@ -774,6 +774,19 @@ class RulesPlannerTest {
     }
 
     @Test
+    void thePowerBrakeOnEveryGpuOfANodeIsTheNodesPowerAndFencesItWhileOneGpusSlowdownLeavesItInService() {
+        Bundles everyGpu = Bundles.node(NODE).capacity("nvidia.com/gpu", 8, 8, 8);
+        Bundles twoGpus = Bundles.node(NODE).capacity("nvidia.com/gpu", 8, 8, 8);
+        for (int gpu = 0; gpu < 8; gpu++) everyGpu.dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", gpu, 0x88, 0);
+        for (int gpu = 0; gpu < 2; gpu++) twoGpus.dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", gpu, 0x48, 0);
+        EvidenceBundle node = everyGpu.build();
+        EvidenceBundle two = twoGpus.build();
+
+        assertEquals(List.of("cordon-node:" + NODE), names(PLANNER.plan(RULES.classify(node), node)));
+        assertEquals(List.of(), names(PLANNER.plan(RULES.classify(two), two)), "two GPUs holding their clocks are those GPUs'");
+    }
+
+    @Test
     void aPlatformHealthAgentsEvictVerdictFencesTheIdleNode() {
         EvidenceBundle b = Bundles.node(NODE).nodeLabel("autopilot.ibm.com/gpuhealth", "EVICT")
                 .nodeLabel("autopilot.ibm.com/dcgm.level.3", "ERR_2026-12-03_05.58.41UTC_page_retirement_row_remap.2").build();
