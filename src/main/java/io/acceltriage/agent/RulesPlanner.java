@@ -158,12 +158,8 @@ public final class RulesPlanner {
         }
         for (PodPlacement p : affectedPods(d, b)) {
             Optional<Workload> w = p.workloadRef() == null ? Optional.empty() : b.workload(p.workloadRef());
-            if (w.isPresent() && w.get().serving() && noRoomFor(w.get(), b)) {
-                escalate.add("no room to move " + w.get().ref() + " off " + where + ": its own new replica cannot be scheduled"
-                        + " (accelerators exhausted), so moving a serving replica would lower the floor; a person decides");
-            } else if (w.isPresent() && w.get().serving()) {
-                out.add(new Proposal(ActionKind.SHIFT_REPLICAS, w.get().ref(), "move the replica off " + where
-                        + " to healthy hardware", cited, BY));
+            if (w.isPresent() && w.get().serving()) {
+                shiftOff(w.get(), where, "", b, cited, out, escalate);
             } else if (stillWorking(p, d, b)) {
                 escalate.add(p.ref() + " still works on the faulted device (running and ready, never restarted, no error in its"
                         + " log) and the fault is known only from counters, not from an XID or the device's health: it is not"
@@ -386,6 +382,18 @@ public final class RulesPlanner {
         return io.acceltriage.diagnosis.Classifier.nodeOfFact(e.fact());
     }
 
+    /** A serving workload's replica moves off {@code where} to healthy hardware, unless its new replica has no room to land. */
+    private static void shiftOff(Workload w, String where, String why, EvidenceBundle b, List<String> cited, List<Proposal> out,
+            List<String> escalate) {
+        if (noRoomFor(w, b)) {
+            escalate.add("no room to move " + w.ref() + " off " + where + ": its own new replica cannot be scheduled"
+                    + " (accelerators exhausted), so moving a serving replica would lower the floor; a person decides");
+        } else {
+            out.add(new Proposal(ActionKind.SHIFT_REPLICAS, w.ref(), "move the replica off " + where + why + " to healthy hardware",
+                    cited, BY));
+        }
+    }
+
     /**
      * The scheduler already proves there is no room: a replica of the same workload waits for
      * accelerators no node can give it. Shifting scales up first, and that replica would wait too.
@@ -470,14 +478,7 @@ public final class RulesPlanner {
             // A serving replica on a node that cannot serve serves nothing, yet counts as the workload's replica: it moves to
             // healthy hardware as from a faulty device (never below the floor, and only where its new replica can land).
             for (Workload w : b.workloads()) {
-                if (!w.serving() || w.podsOnNode().isEmpty()) continue;
-                if (noRoomFor(w, b)) {
-                    escalate.add("no room to move " + w.ref() + " off " + b.node() + ": its own new replica cannot be scheduled"
-                            + " (accelerators exhausted); a person decides");
-                } else {
-                    out.add(new Proposal(ActionKind.SHIFT_REPLICAS, w.ref(), "move the replica off " + b.node()
-                            + ", which cannot serve, to healthy hardware: " + d.cause(), cited, BY));
-                }
+                if (w.serving() && !w.podsOnNode().isEmpty()) shiftOff(w, b.node(), ", which cannot serve,", b, cited, out, escalate);
             }
         }
         out.addAll(holds);
