@@ -257,8 +257,8 @@ public final class RulesPlanner {
                 if (x.isEmpty() || x.get().repeatingFamily() != null) continue;
                 String node = m.get().node();
                 if (x.get().action().contains("reset GPU")) {
-                    out.add(new Proposal(ActionKind.RESET_GPU, node + "/" + m.get().device(), "reset GPU " + m.get().device() + " of "
-                            + node + ": XID " + x.get().code() + " (" + x.get().meaning() + ") clears with a GPU reset", cited, BY));
+                    out.addAll(resetOrReplace(routes, b, node, m.get().device(), "XID " + x.get().code() + " (" + x.get().meaning()
+                            + ") clears with a GPU reset", cited));
                 } else if (x.get().action().equals("reboot node")) {
                     out.addAll(throughRepair(routes.route(node, poolOf(b, node)), node, "XID " + x.get().code() + " (" + x.get().meaning()
                             + ") needs a reboot", cited));
@@ -282,6 +282,20 @@ public final class RulesPlanner {
         return List.of(handOver,
                 new Proposal(ActionKind.VALIDATE_NODE, node, "run DCGM diagnostics on " + back + " once it is back from repair", cited, BY),
                 new Proposal(ActionKind.RETURN_NODE, node, "return " + back + " once repaired and its validation passes", cited, BY));
+    }
+
+    /**
+     * A reset of the one GPU, or, when the policy would refuse it as a repeat offender's (its fatal XIDs or the node's
+     * remediations at the limit), the node's hand-over for replacement: the reset alone would be denied and leave the
+     * node fenced with no way back planned.
+     */
+    private static List<Proposal> resetOrReplace(RepairRoute.Routes routes, EvidenceBundle b, String node, String gpu, String why,
+            List<String> cited) {
+        RepairRoute route = routes.resetRoute(node, gpu, poolOf(b, node));
+        if (route.replace()) {
+            return throughRepair(route, node, why + ", but GPU " + gpu + " may not be reset again", cited);
+        }
+        return List.of(new Proposal(ActionKind.RESET_GPU, node + "/" + gpu, "reset GPU " + gpu + " of " + node + ": " + why, cited, BY));
     }
 
     /** The pool of a node of the bundle: the subject's, else the one its accelerator capacity was read under; null when unknown. */
@@ -316,8 +330,7 @@ public final class RulesPlanner {
                             && m.device() != null && m.value() != 0 && (m.previous() == null || m.changed()))
                     .map(f -> ((Facts.MetricReading) f).device()).distinct().toList();
             if (gpus.size() == 1) {
-                return Optional.of(cited -> List.of(new Proposal(ActionKind.RESET_GPU, node + "/" + gpus.get(0), "reset GPU " + gpus.get(0)
-                        + " of " + node + ": " + why, cited, BY)));
+                return Optional.of(cited -> resetOrReplace(routes, b, node, gpus.get(0), why, cited));
             }
         }
         return Optional.empty();

@@ -434,12 +434,18 @@ class RulesPlannerTest {
 
     /** The policy engine of a policy whose h100-train pool Karpenter repairs, with a node's past remediations. */
     static io.acceltriage.policy.PolicyEngine engine(List<io.acceltriage.policy.ActionHistory.Past> past) {
+        return engine(past, io.acceltriage.policy.FaultCounts.NONE);
+    }
+
+    /** The same, with the GPUs' fatal XIDs the fault history holds. */
+    static io.acceltriage.policy.PolicyEngine engine(List<io.acceltriage.policy.ActionHistory.Past> past,
+            io.acceltriage.policy.FaultCounts faults) {
         io.acceltriage.policy.Policy p = io.acceltriage.policy.Policy.parse("p.yaml", ("apiVersion: acceltriage.io/v1\nkind: Policy\n"
                 + "repair:\n  pools: {h100-train: karpenter}\nrepeatOffenders: {remediationsPerNode: 2, remediationWindow: 7d}\n")
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8));
         // repairRoute reads the policy and the history only; the cluster is read by decide.
         return new io.acceltriage.policy.PolicyEngine(() -> p, null, since -> past, io.acceltriage.policy.Breaker.inMemory(),
-                java.time.Clock.systemUTC());
+                java.time.Clock.systemUTC(), faults);
     }
 
     static List<String> backToService(Plan p) {
@@ -481,6 +487,28 @@ class RulesPlannerTest {
         assertEquals(List.of("replace-node:" + NODE, "validate-node:" + NODE, "return-node:" + NODE), backToService(p));
         String why = of(p, ActionKind.REPLACE_NODE).get(0).reason();
         assertTrue(why.contains("(handshake)") && why.contains("repeat offender") && why.contains("remediated 2 times"), why);
+    }
+
+    @Test
+    void aGpuWhoseResetThePolicyWouldRefuseAsARepeatOffenderIsProposedForReplacementInsteadOfTheReset() {
+        EvidenceBundle b = Bundles.node(NODE).pool("a100-serve").xid(6, 95).build();
+        Diagnosis d = Diagnoses.device("XID 95 on GPU 6").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+        java.time.Instant now = java.time.Instant.now();
+        List<java.time.Instant> four = List.of(now.minusSeconds(3600 * 20), now.minusSeconds(3600 * 14), now.minusSeconds(3600 * 7),
+                now.minusSeconds(3600 * 2));
+
+        Plan p = PLANNER.plan(d, b, engine(List.of(), (node, gpu, since) -> NODE.equals(node) && "6".equals(gpu) ? four : List.of()).routes());
+
+        assertTrue(of(p, ActionKind.RESET_GPU).isEmpty(), "the policy would refuse the reset: " + names(p));
+        assertEquals(List.of("replace-node:" + NODE, "validate-node:" + NODE, "return-node:" + NODE), backToService(p));
+        String why = of(p, ActionKind.REPLACE_NODE).get(0).reason();
+        assertTrue(why.contains("repeat offender") && why.contains("5 fatal XIDs") && why.contains("XID 95"), why);
+        assertTrue(names(p).contains("cordon-node:" + NODE), names(p).toString());
+
+        Plan fourth = PLANNER.plan(d, b, engine(List.of(), (node, gpu, since) -> four.subList(1, 4)).routes());
+        assertEquals(List.of(NODE + "/6"), of(fourth, ActionKind.RESET_GPU).stream().map(Proposal::target).toList(),
+                "the fourth fatal XID is still reset: " + names(fourth));
+        assertTrue(backToService(fourth).isEmpty(), names(fourth).toString());
     }
 
     @Test
