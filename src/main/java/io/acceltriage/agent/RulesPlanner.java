@@ -67,6 +67,7 @@ public final class RulesPlanner {
             case APPLICATION -> planApplication(d, b, proposals, escalate);
             case NONE -> { }
         }
+        spareLeavingNodes(leavingNodes(d, b), proposals, escalate);
         d.findings().stream().filter(f -> io.acceltriage.diagnosis.Classifier.TENANT_CLAIM.equals(f.group())).findFirst()
                 .ifPresent(f -> escalate.add("a tenant source claims a hardware fault no platform source shows (a person checks the"
                         + " device and who wrote the claim): " + f.cause()));
@@ -108,6 +109,17 @@ public final class RulesPlanner {
         if (!platformBacked(d, b)) {
             escalate.add("the device fault on " + String.join(", ", nodes) + " rests only on tenant sources; fencing shared hardware"
                     + " needs a platform source (exporter, device plugin, node status, node agents): " + d.cause());
+            return;
+        }
+        Map<String, String> leaving = leavingNodes(d, b);
+        if (nodes.stream().allMatch(leaving::containsKey)) {
+            // The fault is real and reported, but its node is drained and deleted by its provisioner already: a cordon, a reset or
+            // a repair would race that removal for hardware that is going away, and the drain moves what runs there. What is
+            // left for a person is the device itself, which a cloud hands to the next tenant unless someone reports it.
+            escalate.add("the device fault on " + String.join(", ", nodes) + " is reported, but the node is being removed on purpose ("
+                    + leaving.get(nodes.get(0)) + "): nothing is done on a node that is leaving (no cordon, reset, repair or move: its"
+                    + " provisioner drains what runs there and deletes it); a person reports the faulty device (to the cloud provider,"
+                    + " or for RMA) so it is not handed out again: " + d.cause());
             return;
         }
         for (String node : nodes) {
@@ -416,6 +428,36 @@ public final class RulesPlanner {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Nodes their provisioner or the cluster autoscaler is removing on purpose (a {@code leaving} taint, a deletionTimestamp), each
+     * with the reason in words: the platform's word only (node spec and metadata).
+     */
+    static Map<String, String> leavingNodes(Diagnosis d, EvidenceBundle b) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Finding f : d.findings()) {
+            if (!f.group().startsWith(io.acceltriage.diagnosis.Classifier.LEAVING)) continue;
+            f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).filter(Evidence::platform).map(RulesPlanner::nodeOf)
+                    .flatMap(Optional::stream).forEach(n -> out.putIfAbsent(n, f.cause()));
+        }
+        return out;
+    }
+
+    /**
+     * Nothing is done on a node that is leaving: its provisioner drains it and deletes it, so a cordon, an agent restart, a reset
+     * or a repair there only races the removal (and an undo could uncordon what the provisioner fenced). Whatever a family's
+     * plan proposed on such a node is dropped, and a person is told what was not done.
+     */
+    private static void spareLeavingNodes(Map<String, String> leaving, List<Proposal> proposals, List<String> escalate) {
+        if (leaving.isEmpty()) return;
+        List<Proposal> dropped = proposals.stream().filter(p -> p.kind().targetsNode() && leaving.containsKey(p.kind().node(p.target())))
+                .toList();
+        if (dropped.isEmpty()) return;
+        proposals.removeAll(dropped);
+        String node = dropped.get(0).kind().node(dropped.get(0).target());
+        escalate.add(node + " is being removed on purpose (" + leaving.get(node) + "): nothing is done on a node that is leaving ("
+                + String.join(", ", dropped.stream().map(Proposal::name).distinct().toList()) + " not proposed)");
     }
 
     /** Cordoned already: fencing it again would only spend the budget. */

@@ -760,6 +760,41 @@ class RulesPlannerTest {
         assertFalse(PLANNER.plan(Diagnoses.none(), unplanned).escalationReasons().isEmpty(), "without the change the silence is a gap");
     }
 
+    // --- a node its provisioner or the autoscaler is removing ---
+
+    @Test
+    void aDeviceFaultOnANodeBeingRemovedIsReportedButNothingIsDoneOnTheNode() {
+        EvidenceBundle b = Bundles.node(NODE).taint("karpenter.sh/disrupted", "NoSchedule").beingDeleted("karpenter.sh/termination")
+                .holds(2, "serve", "llm-7d9f8-abcde").serving("Deployment", "serve", "llm", 4, 4, "llm-7d9f8-abcde").xid(2, 79).build();
+        Diagnosis d = RULES.classify(b);
+        assertEquals(Family.DEVICE, d.family(), "the fault is still reported: " + d.cause());
+
+        Plan p = PLANNER.plan(d, b, engine(List.of())::repairRoute);
+
+        assertEquals(List.of(), names(p), "no cordon, repair or move on a node that is leaving");
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("being removed on purpose") && r.contains("Karpenter")
+                && r.contains("XID 79")), p.escalationReasons().toString());
+    }
+
+    @Test
+    void anInfrastructurePlanOnANodeBeingRemovedProposesNothingThereAndSaysWhy() {
+        EvidenceBundle b = Bundles.node(NODE).taint("ToBeDeletedByClusterAutoscaler", "1764792571", "NoSchedule")
+                .agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN).build();
+        Diagnosis d = new Diagnosis(Family.INFRASTRUCTURE, "the device plugin is CrashLoopBackOff", 0.6,
+                List.of(idOf(b, Facts.ContainerState.class)), List.of(
+                        new io.acceltriage.diagnosis.Finding(Family.INFRASTRUCTURE, 0.6, "the device plugin is CrashLoopBackOff",
+                                List.of(idOf(b, Facts.ContainerState.class)), "node-agent", false, false, false, true),
+                        new io.acceltriage.diagnosis.Finding(Family.INFRASTRUCTURE, 0.1, "the cluster autoscaler is scaling the node down",
+                                List.of(idOf(b, Facts.NodeTaint.class)), io.acceltriage.diagnosis.Classifier.LEAVING
+                                        + "ToBeDeletedByClusterAutoscaler", true, false, false, false)), false, List.of());
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertFalse(touchesANode(p), "proposals: " + names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("being removed on purpose")
+                && r.contains("restart-node-agent:" + NODE + " not proposed")), p.escalationReasons().toString());
+    }
+
     // --- a GPU awaiting its reset, a health agent's verdict, a runtime that starts nothing, admission ---
 
     @Test
