@@ -67,6 +67,7 @@ public final class RulesPlanner {
             case APPLICATION -> planApplication(d, b, proposals, escalate);
             case NONE -> { }
         }
+        spareLeavingNodes(leavingNodes(d, b), proposals, escalate);
         d.findings().stream().filter(f -> io.acceltriage.diagnosis.Classifier.TENANT_CLAIM.equals(f.group())).findFirst()
                 .ifPresent(f -> escalate.add("a tenant source claims a hardware fault no platform source shows (a person checks the"
                         + " device and who wrote the claim): " + f.cause()));
@@ -108,6 +109,17 @@ public final class RulesPlanner {
         if (!platformBacked(d, b)) {
             escalate.add("the device fault on " + String.join(", ", nodes) + " rests only on tenant sources; fencing shared hardware"
                     + " needs a platform source (exporter, device plugin, node status, node agents): " + d.cause());
+            return;
+        }
+        Map<String, String> leaving = leavingNodes(d, b);
+        if (nodes.stream().allMatch(leaving::containsKey)) {
+            // The fault is real and reported, but its node is drained and deleted by its provisioner already: a cordon, a reset or
+            // a repair would race that removal for hardware that is going away, and the drain moves what runs there. What is
+            // left for a person is the device itself, which a cloud hands to the next tenant unless someone reports it.
+            escalate.add("the device fault on " + String.join(", ", nodes) + " is reported, but the node is being removed on purpose ("
+                    + leaving.get(nodes.get(0)) + "): nothing is done on a node that is leaving (no cordon, reset, repair or move: its"
+                    + " provisioner drains what runs there and deletes it); a person reports the faulty device (to the cloud provider,"
+                    + " or for RMA) so it is not handed out again: " + d.cause());
             return;
         }
         for (String node : nodes) {
@@ -259,8 +271,8 @@ public final class RulesPlanner {
                 if (x.isEmpty() || x.get().repeatingFamily() != null) continue;
                 String node = m.get().node();
                 if (x.get().action().contains("reset GPU")) {
-                    out.add(new Proposal(ActionKind.RESET_GPU, node + "/" + m.get().device(), "reset GPU " + m.get().device() + " of "
-                            + node + ": XID " + x.get().code() + " (" + x.get().meaning() + ") clears with a GPU reset", cited, BY));
+                    out.addAll(resetOrReplace(routes, b, node, m.get().device(), "XID " + x.get().code() + " (" + x.get().meaning()
+                            + ") clears with a GPU reset", cited));
                 } else if (x.get().action().equals("reboot node")) {
                     out.addAll(throughRepair(routes.route(node, poolOf(b, node)), node, "XID " + x.get().code() + " (" + x.get().meaning()
                             + ") needs a reboot", cited));
@@ -284,6 +296,20 @@ public final class RulesPlanner {
         return List.of(handOver,
                 new Proposal(ActionKind.VALIDATE_NODE, node, "run DCGM diagnostics on " + back + " once it is back from repair", cited, BY),
                 new Proposal(ActionKind.RETURN_NODE, node, "return " + back + " once repaired and its validation passes", cited, BY));
+    }
+
+    /**
+     * A reset of the one GPU, or, when the policy would refuse it as a repeat offender's (its fatal XIDs or the node's
+     * remediations at the limit), the node's hand-over for replacement: the reset alone would be denied and leave the
+     * node fenced with no way back planned.
+     */
+    private static List<Proposal> resetOrReplace(RepairRoute.Routes routes, EvidenceBundle b, String node, String gpu, String why,
+            List<String> cited) {
+        RepairRoute route = routes.resetRoute(node, gpu, poolOf(b, node));
+        if (route.replace()) {
+            return throughRepair(route, node, why + ", but GPU " + gpu + " may not be reset again", cited);
+        }
+        return List.of(new Proposal(ActionKind.RESET_GPU, node + "/" + gpu, "reset GPU " + gpu + " of " + node + ": " + why, cited, BY));
     }
 
     /** The pool of a node of the bundle: the subject's, else the one its accelerator capacity was read under; null when unknown. */
@@ -318,8 +344,7 @@ public final class RulesPlanner {
                             && m.device() != null && m.value() != 0 && (m.previous() == null || m.changed()))
                     .map(f -> ((Facts.MetricReading) f).device()).distinct().toList();
             if (gpus.size() == 1) {
-                return Optional.of(cited -> List.of(new Proposal(ActionKind.RESET_GPU, node + "/" + gpus.get(0), "reset GPU " + gpus.get(0)
-                        + " of " + node + ": " + why, cited, BY)));
+                return Optional.of(cited -> resetOrReplace(routes, b, node, gpus.get(0), why, cited));
             }
         }
         return Optional.empty();
@@ -422,6 +447,36 @@ public final class RulesPlanner {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Nodes their provisioner or the cluster autoscaler is removing on purpose (a {@code leaving} taint, a deletionTimestamp), each
+     * with the reason in words: the platform's word only (node spec and metadata).
+     */
+    static Map<String, String> leavingNodes(Diagnosis d, EvidenceBundle b) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Finding f : d.findings()) {
+            if (!f.group().startsWith(io.acceltriage.diagnosis.Classifier.LEAVING)) continue;
+            f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).filter(Evidence::platform).map(RulesPlanner::nodeOf)
+                    .flatMap(Optional::stream).forEach(n -> out.putIfAbsent(n, f.cause()));
+        }
+        return out;
+    }
+
+    /**
+     * Nothing is done on a node that is leaving: its provisioner drains it and deletes it, so a cordon, an agent restart, a reset
+     * or a repair there only races the removal (and an undo could uncordon what the provisioner fenced). Whatever a family's
+     * plan proposed on such a node is dropped, and a person is told what was not done.
+     */
+    private static void spareLeavingNodes(Map<String, String> leaving, List<Proposal> proposals, List<String> escalate) {
+        if (leaving.isEmpty()) return;
+        List<Proposal> dropped = proposals.stream().filter(p -> p.kind().targetsNode() && leaving.containsKey(p.kind().node(p.target())))
+                .toList();
+        if (dropped.isEmpty()) return;
+        proposals.removeAll(dropped);
+        String node = dropped.get(0).kind().node(dropped.get(0).target());
+        escalate.add(node + " is being removed on purpose (" + leaving.get(node) + "): nothing is done on a node that is leaving ("
+                + String.join(", ", dropped.stream().map(Proposal::name).distinct().toList()) + " not proposed)");
     }
 
     /** Cordoned already: fencing it again would only spend the budget. */

@@ -356,6 +356,12 @@ public final class Classifier {
     public static final String PLANNED = "planned/";
 
     /**
+     * Group prefix of a planned change that is the node's removal: its provisioner (Karpenter) or the cluster autoscaler
+     * drains it and deletes it ({@code leaving} taints of {@code cluster-signals.yaml}, or the Node's deletionTimestamp).
+     */
+    public static final String LEAVING = PLANNED + "leaving/";
+
+    /**
      * A degradation that every device of a node shows at once (each GPU's clocks held by the power brake, say) is not
      * one device wearing out but the node's power delivery or cooling: a fault a person services, so the node is kept
      * from new work. Only tools whose fault says so ({@code serviceWhenNodeWide}), and only with two devices or more,
@@ -395,25 +401,35 @@ public final class Classifier {
     /**
      * A node under a planned change (the MIG manager applying a new layout) has its accelerators withdrawn and its device
      * plugin paused on purpose: the missing capacity and the paused agents there are that change, kept for the reader
-     * and weighed for no family. A fault the change does not explain (an XID, a failed apply) still counts.
+     * and weighed for no family. A node being removed on purpose loses its node agents and then its kubelet as it is
+     * drained and deleted: its agents, its capacity and its readiness going away are that removal. A fault the change
+     * does not explain (an XID, a failed apply) still counts.
      */
     private static List<Finding> withPlannedChanges(List<Finding> findings, EvidenceBundle b) {
         java.util.Set<String> nodes = new java.util.HashSet<>();
+        java.util.Set<String> leaving = new java.util.HashSet<>();
         for (Finding f : findings) {
             if (!f.group().startsWith(PLANNED)) continue;
             f.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).filter(Evidence::platform).map(e -> nodeOfFact(e.fact()))
-                    .flatMap(Optional::stream).forEach(nodes::add);
+                    .flatMap(Optional::stream).forEach(n -> (f.group().startsWith(LEAVING) ? leaving : nodes).add(n));
         }
-        if (nodes.isEmpty()) return findings;
+        if (nodes.isEmpty() && leaving.isEmpty()) return findings;
         List<Finding> out = new ArrayList<>(findings.size());
         for (Finding g : findings) {
-            boolean withdrawn = ("capacity".equals(g.group()) || "node-agent".equals(g.group())) && !g.evidenceIds().isEmpty()
-                    && g.evidenceIds().stream().map(b::byId).flatMap(Optional::stream).allMatch(e -> nodes.contains(
-                            e.fact() instanceof Facts.ContainerState c ? c.node() : nodeOfFact(e.fact()).orElse(null)));
-            out.add(withdrawn ? new Finding(g.family(), g.weight(), g.cause() + " (withdrawn by the planned change under way there)",
+            boolean agents = "capacity".equals(g.group()) || "node-agent".equals(g.group());
+            boolean byChange = agents && onNodes(g, nodes, b);
+            boolean byRemoval = (agents || "node-ready".equals(g.group())) && onNodes(g, leaving, b);
+            out.add(byChange || byRemoval ? new Finding(g.family(), g.weight(), g.cause() + (byRemoval
+                    ? " (the node is being removed on purpose)" : " (withdrawn by the planned change under way there)"),
                     g.evidenceIds(), CONSEQUENCE + g.group(), true, false, false, false) : g);
         }
         return out;
+    }
+
+    /** Every piece of evidence of the finding is about one of {@code nodes} (a node agent's container by the node it runs on). */
+    private static boolean onNodes(Finding g, java.util.Set<String> nodes, EvidenceBundle b) {
+        return !nodes.isEmpty() && !g.evidenceIds().isEmpty() && g.evidenceIds().stream().map(b::byId).flatMap(Optional::stream)
+                .allMatch(e -> nodes.contains(e.fact() instanceof Facts.ContainerState c ? c.node() : nodeOfFact(e.fact()).orElse(null)));
     }
 
     private boolean wrapper(Facts.LogMatch l) {
@@ -600,6 +616,8 @@ public final class Classifier {
         if (f instanceof Facts.NodeCondition c) return Optional.ofNullable(c.node());
         if (f instanceof Facts.DeviceTaint t) return Optional.ofNullable(t.node());
         if (f instanceof Facts.NodeLabel l) return Optional.ofNullable(l.node());
+        if (f instanceof Facts.NodeTaint t) return Optional.ofNullable(t.node());
+        if (f instanceof Facts.NodeDeletion n) return Optional.ofNullable(n.node());
         if (f instanceof Facts.SliceHost h) return Optional.ofNullable(h.node());
         if (f instanceof Facts.BehindPool v) return Optional.ofNullable(v.node());
         if (f instanceof Facts.Unoffered u) return Optional.ofNullable(u.node());
@@ -743,6 +761,20 @@ public final class Classifier {
             }
             return cluster.nodeLabel(l.key(), l.value()).map(s -> Finding.of(Family.parse(s.family()), s.weight(),
                     s.cause() + " (" + l.node() + " " + l.key() + "=" + l.value() + ")", id, (s.fences() ? CANNOT_SERVE : "") + "label-" + l.key()));
+        }
+        if (e.fact() instanceof Facts.NodeTaint t) {
+            return cluster.nodeTaint(t.key(), t.value()).map(s -> s.intended()
+                    ? Finding.of(Family.INFRASTRUCTURE, Math.min(s.weight(), HISTORY_WEIGHT), s.cause() + " (" + t.node() + " taint "
+                            + t.key() + (t.value() == null ? "" : "=" + t.value()) + ")", id, (s.removesNode() ? LEAVING : PLANNED) + t.key())
+                            .asSymptom()
+                    : Finding.of(Family.parse(s.family()), s.weight(), s.cause() + " (" + t.node() + " taint " + t.key() + ")", id,
+                            (s.fences() ? CANNOT_SERVE : "") + "taint-" + t.key()));
+        }
+        if (e.fact() instanceof Facts.NodeDeletion n) {
+            // Only a cluster-scoped actor deletes a Node, and its finalizers (the provisioner's) drain it first: leaving on purpose.
+            return Optional.of(Finding.of(Family.INFRASTRUCTURE, HISTORY_WEIGHT, n.node() + " is being deleted" + (n.requested() == null
+                    ? "" : " (since " + n.requested() + ")") + (n.finalizers().isEmpty() ? "" : ", its finalizers "
+                    + String.join(", ", n.finalizers()) + " draining it first"), id, LEAVING + "deletion").asSymptom());
         }
         if (e.fact() instanceof Facts.SliceHost h) {
             // One host short of chips while the slice's other hosts have all theirs: that host's hardware,

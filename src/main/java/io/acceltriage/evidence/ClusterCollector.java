@@ -365,7 +365,7 @@ final class ClusterCollector {
      * when the node advertises no extended resource, so a node that does never waits for the slices (not a watched
      * kind, read beside the logs). {@code peers}: the node's pool peers, listed only when its own counts agree.
      */
-    private void observeNode(Node node, String pool, Supplier<Set<String>> draNodes, Supplier<List<Node>> peers,
+    void observeNode(Node node, String pool, Supplier<Set<String>> draNodes, Supplier<List<Node>> peers,
             List<Observation> obs) {
         String name = node.getMetadata().getName();
         Map<String, Quantity> capacity = orEmpty(node.getStatus().getCapacity());
@@ -424,6 +424,14 @@ final class ClusterCollector {
         for (Taint t : orEmpty(node.getSpec().getTaints())) {
             obs.add(new Observation(Source.CLUSTER, name + " taint " + t.getKey() + (t.getValue() == null ? "" : "=" + t.getValue())
                     + ":" + t.getEffect(), new Facts.NodeTaint(name, t.getKey(), t.getValue(), t.getEffect())));
+        }
+        String deletion = node.getMetadata().getDeletionTimestamp();
+        if (deletion != null) {
+            // Only a cluster-scoped actor deletes a Node (its provisioner, the autoscaler, a person): the platform's word.
+            List<String> finalizers = orEmpty(node.getMetadata().getFinalizers());
+            obs.add(new Observation(Source.CLUSTER, name + " is being deleted (deletionTimestamp " + deletion
+                    + (finalizers.isEmpty() ? "" : ", finalizers " + String.join(", ", finalizers)) + ")",
+                    new Facts.NodeDeletion(name, instantOrNull(deletion), List.copyOf(finalizers))));
         }
     }
 
@@ -921,6 +929,15 @@ final class ClusterCollector {
             }
         }
         return null;
+    }
+
+    /** An API server time stamp (RFC 3339), or null when it does not parse: the fact stands without its time. */
+    private static java.time.Instant instantOrNull(String t) {
+        try {
+            return java.time.OffsetDateTime.parse(t).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     private CompletableFuture<List<Pod>> podsIn(String namespace, Map<String, CompletableFuture<List<Pod>>> namespacePods) {

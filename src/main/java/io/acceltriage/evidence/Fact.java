@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = Facts.AcceleratorCapacity.class, name = "capacity"),
         @JsonSubTypes.Type(value = Facts.NodeCondition.class, name = "node-condition"),
         @JsonSubTypes.Type(value = Facts.NodeTaint.class, name = "node-taint"),
+        @JsonSubTypes.Type(value = Facts.NodeDeletion.class, name = "node-deletion"),
         @JsonSubTypes.Type(value = Facts.DeviceHealth.class, name = "device-health"),
         @JsonSubTypes.Type(value = Facts.ContainerState.class, name = "container"),
         @JsonSubTypes.Type(value = Facts.PodPending.class, name = "pod-pending"),
@@ -25,6 +26,6 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = Facts.GangCheckpoint.class, name = "gang-checkpoint"),
 })
 public sealed interface Fact permits Facts.MetricReading, Facts.AcceleratorCapacity, Facts.NodeCondition,
-        Facts.NodeTaint, Facts.DeviceHealth, Facts.ContainerState, Facts.PodPending, Facts.PodRejected, Facts.ClusterEvent,
+        Facts.NodeTaint, Facts.NodeDeletion, Facts.DeviceHealth, Facts.ContainerState, Facts.PodPending, Facts.PodRejected, Facts.ClusterEvent,
         Facts.LogMatch, Facts.DeviceTaint, Facts.NodeLabel, Facts.SliceHost, Facts.BehindPool, Facts.Unoffered,
         Facts.PastXid, Facts.GangCheckpoint {}

@@ -20,6 +20,12 @@ public final class Facts {
 
     public record NodeTaint(String node, String key, String value, String effect) implements Fact {}
 
+    /**
+     * A Node whose deletion was asked for ({@code metadata.deletionTimestamp} set) and waits on {@code finalizers} (its
+     * provisioner's, as Karpenter's {@code karpenter.sh/termination}, draining it first): the node is leaving on purpose.
+     */
+    public record NodeDeletion(String node, java.time.Instant requested, java.util.List<String> finalizers) implements Fact {}
+
     /** KEP-4680 allocatedResourcesStatus of one device held by a container. */
     public record DeviceHealth(String namespace, String pod, String container, String node, String resource,
             String resourceId, String health, String message) implements Fact {}

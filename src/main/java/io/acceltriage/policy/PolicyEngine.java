@@ -425,6 +425,36 @@ public final class PolicyEngine {
     }
 
     /**
+     * How GPU {@code gpu} of {@code node} recovers from a fault a reset clears: reset, unless the repeat-offender rules would
+     * refuse that reset ({@link #repeatOffender} counts this triage's XID, not stored yet, as the one the reset answers);
+     * then the node goes to its pool's repairer to be replaced, as {@link #repairRoute} sends a repeat offender that
+     * needs a reboot. Proposing the reset only to refuse it would leave the node fenced with no way back planned.
+     */
+    public RepairRoute resetRoute(String node, String gpu, String pool) {
+        Policy pol = policy.get();
+        if (pol == null) return RepairRoute.RESET;
+        Proposal reset = new Proposal(ActionKind.RESET_GPU, node + "/" + gpu, "", List.of(), "policy");
+        return repeatOffender(pol, reset, clock.instant())
+                .map(v -> new RepairRoute(ActionKind.REPLACE_NODE, pol.repairProtocol(pool), String.join("; ", v.reasons())))
+                .orElse(RepairRoute.RESET);
+    }
+
+    /** Both of this policy's routes, as the planner asks them: a node's way to repair and a GPU's way back from a reset-class fault. */
+    public RepairRoute.Routes routes() {
+        return new RepairRoute.Routes() {
+            @Override
+            public RepairRoute route(String node, String pool) {
+                return repairRoute(node, pool);
+            }
+
+            @Override
+            public RepairRoute resetRoute(String node, String gpu, String pool) {
+                return PolicyEngine.this.resetRoute(node, gpu, pool);
+            }
+        };
+    }
+
+    /**
      * A return-node the rules planned behind this node's repair route when that route replaces it: what it returns is
      * the replacement ({@code RepairSteps.target}: it runs only after replace-node succeeded, on the node that joined in
      * the old one's place), new hardware the old node's history says nothing about. The rules planner always pairs its

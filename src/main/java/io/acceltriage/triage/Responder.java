@@ -130,7 +130,7 @@ public final class Responder {
         Diagnosis diagnosis = classifier.classify(bundle);
         long t2 = System.nanoTime();
         PolicyEngine policy = this.policy.forOneAssessment();
-        Plan plan = planner.plan(diagnosis, bundle, policy::repairRoute);
+        Plan plan = planner.plan(diagnosis, bundle, policy.routes());
         long t3 = System.nanoTime();
         PolicyContext ctx = new PolicyContext(diagnosis.family(), diagnosis.confidence(), diagnosis.degradation());
         List<Judgement> judgements = new ArrayList<>();

@@ -445,12 +445,18 @@ class RulesPlannerTest {
 
     /** The policy engine of a policy whose h100-train pool Karpenter repairs, with a node's past remediations. */
     static io.acceltriage.policy.PolicyEngine engine(List<io.acceltriage.policy.ActionHistory.Past> past) {
+        return engine(past, io.acceltriage.policy.FaultCounts.NONE);
+    }
+
+    /** The same, with the GPUs' fatal XIDs the fault history holds. */
+    static io.acceltriage.policy.PolicyEngine engine(List<io.acceltriage.policy.ActionHistory.Past> past,
+            io.acceltriage.policy.FaultCounts faults) {
         io.acceltriage.policy.Policy p = io.acceltriage.policy.Policy.parse("p.yaml", ("apiVersion: acceltriage.io/v1\nkind: Policy\n"
                 + "repair:\n  pools: {h100-train: karpenter}\nrepeatOffenders: {remediationsPerNode: 2, remediationWindow: 7d}\n")
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8));
         // repairRoute reads the policy and the history only; the cluster is read by decide.
         return new io.acceltriage.policy.PolicyEngine(() -> p, null, since -> past, io.acceltriage.policy.Breaker.inMemory(),
-                java.time.Clock.systemUTC());
+                java.time.Clock.systemUTC(), faults);
     }
 
     static List<String> backToService(Plan p) {
@@ -492,6 +498,28 @@ class RulesPlannerTest {
         assertEquals(List.of("replace-node:" + NODE, "validate-node:" + NODE, "return-node:" + NODE), backToService(p));
         String why = of(p, ActionKind.REPLACE_NODE).get(0).reason();
         assertTrue(why.contains("(handshake)") && why.contains("repeat offender") && why.contains("remediated 2 times"), why);
+    }
+
+    @Test
+    void aGpuWhoseResetThePolicyWouldRefuseAsARepeatOffenderIsProposedForReplacementInsteadOfTheReset() {
+        EvidenceBundle b = Bundles.node(NODE).pool("a100-serve").xid(6, 95).build();
+        Diagnosis d = Diagnoses.device("XID 95 on GPU 6").because(idOf(b, Facts.MetricReading.class), 0.9).build();
+        java.time.Instant now = java.time.Instant.now();
+        List<java.time.Instant> four = List.of(now.minusSeconds(3600 * 20), now.minusSeconds(3600 * 14), now.minusSeconds(3600 * 7),
+                now.minusSeconds(3600 * 2));
+
+        Plan p = PLANNER.plan(d, b, engine(List.of(), (node, gpu, since) -> NODE.equals(node) && "6".equals(gpu) ? four : List.of()).routes());
+
+        assertTrue(of(p, ActionKind.RESET_GPU).isEmpty(), "the policy would refuse the reset: " + names(p));
+        assertEquals(List.of("replace-node:" + NODE, "validate-node:" + NODE, "return-node:" + NODE), backToService(p));
+        String why = of(p, ActionKind.REPLACE_NODE).get(0).reason();
+        assertTrue(why.contains("repeat offender") && why.contains("5 fatal XIDs") && why.contains("XID 95"), why);
+        assertTrue(names(p).contains("cordon-node:" + NODE), names(p).toString());
+
+        Plan fourth = PLANNER.plan(d, b, engine(List.of(), (node, gpu, since) -> four.subList(1, 4)).routes());
+        assertEquals(List.of(NODE + "/6"), of(fourth, ActionKind.RESET_GPU).stream().map(Proposal::target).toList(),
+                "the fourth fatal XID is still reset: " + names(fourth));
+        assertTrue(backToService(fourth).isEmpty(), names(fourth).toString());
     }
 
     @Test
@@ -741,6 +769,41 @@ class RulesPlannerTest {
         assertTrue(PLANNER.plan(d, planned).escalationReasons().isEmpty(), "nothing to page about");
         EvidenceBundle unplanned = Bundles.node(NODE).gap(Source.METRICS, "exporter on " + NODE + " unreachable").build();
         assertFalse(PLANNER.plan(Diagnoses.none(), unplanned).escalationReasons().isEmpty(), "without the change the silence is a gap");
+    }
+
+    // --- a node its provisioner or the autoscaler is removing ---
+
+    @Test
+    void aDeviceFaultOnANodeBeingRemovedIsReportedButNothingIsDoneOnTheNode() {
+        EvidenceBundle b = Bundles.node(NODE).taint("karpenter.sh/disrupted", "NoSchedule").beingDeleted("karpenter.sh/termination")
+                .holds(2, "serve", "llm-7d9f8-abcde").serving("Deployment", "serve", "llm", 4, 4, "llm-7d9f8-abcde").xid(2, 79).build();
+        Diagnosis d = RULES.classify(b);
+        assertEquals(Family.DEVICE, d.family(), "the fault is still reported: " + d.cause());
+
+        Plan p = PLANNER.plan(d, b, engine(List.of())::repairRoute);
+
+        assertEquals(List.of(), names(p), "no cordon, repair or move on a node that is leaving");
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("being removed on purpose") && r.contains("Karpenter")
+                && r.contains("XID 79")), p.escalationReasons().toString());
+    }
+
+    @Test
+    void anInfrastructurePlanOnANodeBeingRemovedProposesNothingThereAndSaysWhy() {
+        EvidenceBundle b = Bundles.node(NODE).taint("ToBeDeletedByClusterAutoscaler", "1764792571", "NoSchedule")
+                .agentCrashLooping(PodRole.DEVICE_PLUGIN, "gpu-operator", PLUGIN).build();
+        Diagnosis d = new Diagnosis(Family.INFRASTRUCTURE, "the device plugin is CrashLoopBackOff", 0.6,
+                List.of(idOf(b, Facts.ContainerState.class)), List.of(
+                        new io.acceltriage.diagnosis.Finding(Family.INFRASTRUCTURE, 0.6, "the device plugin is CrashLoopBackOff",
+                                List.of(idOf(b, Facts.ContainerState.class)), "node-agent", false, false, false, true),
+                        new io.acceltriage.diagnosis.Finding(Family.INFRASTRUCTURE, 0.1, "the cluster autoscaler is scaling the node down",
+                                List.of(idOf(b, Facts.NodeTaint.class)), io.acceltriage.diagnosis.Classifier.LEAVING
+                                        + "ToBeDeletedByClusterAutoscaler", true, false, false, false)), false, List.of());
+
+        Plan p = PLANNER.plan(d, b);
+
+        assertFalse(touchesANode(p), "proposals: " + names(p));
+        assertTrue(p.escalationReasons().stream().anyMatch(r -> r.contains("being removed on purpose")
+                && r.contains("restart-node-agent:" + NODE + " not proposed")), p.escalationReasons().toString());
     }
 
     // --- a GPU awaiting its reset, a health agent's verdict, a runtime that starts nothing, admission ---

@@ -156,6 +156,16 @@ public final class Bundles {
         return add(Source.CLUSTER, node + " taint " + key + ":" + effect, new Facts.NodeTaint(node, key, null, effect));
     }
 
+    /** A taint with a value on the node (the cluster autoscaler's scale-down writes the time it decided). */
+    public Bundles taint(String key, String value, String effect) {
+        return add(Source.CLUSTER, node + " taint " + key + "=" + value + ":" + effect, new Facts.NodeTaint(node, key, value, effect));
+    }
+
+    /** The node's deletion was asked for; {@code finalizers} (its provisioner's) drain it first. */
+    public Bundles beingDeleted(String... finalizers) {
+        return add(Source.CLUSTER, node + " is being deleted", new Facts.NodeDeletion(node, AT.minusSeconds(150), List.of(finalizers)));
+    }
+
     /** The kubelet stopped posting status. */
     public Bundles notReady() {
         return condition("Ready", "Unknown", "NodeStatusUnknown", "Kubelet stopped posting node status.");

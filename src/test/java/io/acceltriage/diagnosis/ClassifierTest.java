@@ -749,6 +749,34 @@ class ClassifierTest {
     }
 
     @Test
+    void theExporterGoingAwayOnANodeItsProvisionerOrTheAutoscalerIsRemovingIsNoFault() {
+        Bundles down = Bundles.node(NODE).agentCrashLooping(PodRole.EXPORTER, "gpu-operator", "nvidia-dcgm-exporter-r8k2v");
+        assertEquals(Family.INFRASTRUCTURE, classify(down).family(), "on a node that stays, the exporter down is the node's fault");
+
+        for (Bundles leaving : java.util.List.of(
+                Bundles.node(NODE).taint("karpenter.sh/disrupted", "NoSchedule"),
+                Bundles.node(NODE).taint("karpenter.sh/disruption", "disrupting", "NoSchedule"),
+                Bundles.node(NODE).taint("ToBeDeletedByClusterAutoscaler", "1764792571", "NoSchedule"),
+                Bundles.node(NODE).beingDeleted("karpenter.sh/termination"))) {
+            Diagnosis d = classify(leaving.agentCrashLooping(PodRole.EXPORTER, "gpu-operator", "nvidia-dcgm-exporter-r8k2v")
+                    .capacity("nvidia.com/gpu", 0, 0, 4).notReady());
+            assertEquals(Family.NONE, d.family(), d.cause() + " " + d.findings());
+            assertTrue(d.findings().stream().anyMatch(f -> f.group().startsWith(Classifier.LEAVING)), d.findings().toString());
+        }
+        Diagnosis candidate = classify(Bundles.node(NODE).taint("DeletionCandidateOfClusterAutoscaler", "1764792571", "PreferNoSchedule")
+                .agentCrashLooping(PodRole.EXPORTER, "gpu-operator", "nvidia-dcgm-exporter-r8k2v"));
+        assertEquals(Family.INFRASTRUCTURE, candidate.family(), "a scale-down candidate may stay: " + candidate.cause());
+    }
+
+    @Test
+    void aFreshFatalXidOnANodeBeingRemovedIsStillADeviceFault() {
+        Diagnosis d = classify(Bundles.node(NODE).taint("karpenter.sh/disrupted", "NoSchedule").beingDeleted("karpenter.sh/termination")
+                .xid(1, 79));
+
+        assertEquals(Family.DEVICE, d.family(), d.cause());
+    }
+
+    @Test
     void aNodeWithoutGpusAfterAFailedMigChangeIsInfrastructure() {
         Diagnosis d = classify(Bundles.node(NODE).capacity("nvidia.com/gpu", 0, 0, 8).nodeLabel("nvidia.com/mig.config.state", "failed"));
 

@@ -365,6 +365,23 @@ class PolicyEngineTest {
     }
 
     @Test
+    void aGpuWhoseResetWouldBeRefusedAsARepeatOffendersGoesBackThroughItsNodesReplacement() {
+        PolicyEngine e = engine(RECOVERY + "repair:\n  pools: {a100-serve: clusterapi}\nrepeatOffenders: {remediationsPerNode: 50}\n");
+        for (int h = 1; h <= 3; h++) fatal.add(new Seen("n1", "6", NOW.minusSeconds(3600L * h)));
+        assertEquals(RepairRoute.RESET, e.routes().resetRoute("n1", "6", "a100-serve"), "this triage's XID is the fourth: still a reset");
+
+        // Four recorded and this triage's, not stored yet: the fifth, which the reset would answer and policy refuse.
+        fatal.add(new Seen("n1", "6", NOW.minusSeconds(1800)));
+        RepairRoute fifth = e.routes().resetRoute("n1", "6", "a100-serve");
+        assertEquals(ActionKind.REPLACE_NODE, fifth.kind(), fifth.toString());
+        assertEquals("clusterapi", fifth.protocol(), "the pool's repairer replaces it");
+        assertTrue(fifth.why().contains("GPU n1/6 has had 5 fatal XIDs"), fifth.why());
+        assertEquals(Decision.DENY, e.decide(of(ActionKind.RESET_GPU, "n1/6"), DEVICE).decision(), "the route agrees with the verdict");
+        assertEquals(RepairRoute.RESET, e.routes().resetRoute("n1", "2", "a100-serve"), "another GPU of the node is no offender");
+        assertEquals(ActionKind.REPAIR_NODE, e.routes().route("n1", "a100-serve").kind(), "the node's reboot route is read as before");
+    }
+
+    @Test
     void aRepairerThatReplacesIsAskedToReplaceAClusterApiPoolWithoutRemediationTemplateAndMachineDeletionRemediation() {
         PolicyEngine e = engine(RECOVERY + "repair:\n  pools: {a100-serve: clusterapi}\n");
         assertEquals(ActionKind.REPAIR_NODE, e.repairRoute("n1", "a100-serve").kind(), "a health check with a template may reboot");
