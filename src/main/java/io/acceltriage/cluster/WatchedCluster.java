@@ -335,6 +335,11 @@ public final class WatchedCluster implements ClusterReads, AutoCloseable {
         return nodes.getStore().getByKey(name);
     }
 
+    /** The view's own copy of a pod, whatever this process wrote (tests). */
+    Pod cachedPod(String namespace, String name) {
+        return pods.getStore().getByKey(namespace + "/" + name);
+    }
+
     private static String key(String resource, String ns, String name) {
         return resource + "|" + (ns == null ? "" : ns + "/") + name;
     }

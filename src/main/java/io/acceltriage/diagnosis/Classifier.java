@@ -33,6 +33,8 @@ public final class Classifier {
     static final double HISTORY_SECONDS = 600;
     /** Events older than this before the alert are history, not news. */
     static final java.time.Duration STALE_EVENT = java.time.Duration.ofMinutes(30);
+    /** A node deleting longer than this is no removal under way but a stuck one (Karpenter drains within minutes). */
+    static final java.time.Duration STUCK_DELETION = java.time.Duration.ofHours(1);
     /** What history (an old XID, an old event) weighs: a hint, never a fault on its own. */
     static final double HISTORY_WEIGHT = 0.1;
 
@@ -771,6 +773,13 @@ public final class Classifier {
                             (s.fences() ? CANNOT_SERVE : "") + "taint-" + t.key()));
         }
         if (e.fact() instanceof Facts.NodeDeletion n) {
+            if (n.requested() != null && readings.at() != null && n.requested().isBefore(readings.at().minus(STUCK_DELETION))) {
+                // Hours on: the drain its finalizers wait for is not finishing (a budget that never allows the eviction, a finalizer
+                // whose controller is gone). No longer a removal under way: the node's faults count, and a person is told.
+                return Optional.of(Finding.of(Family.INFRASTRUCTURE, 0.5, n.node() + " has been deleting since " + n.requested()
+                        + (n.finalizers().isEmpty() ? "" : ", held by its finalizers " + String.join(", ", n.finalizers()))
+                        + ": its removal is stuck (a disruption budget or a finalizer's controller), a person looks", id, "stuck-deletion"));
+            }
             // Only a cluster-scoped actor deletes a Node, and its finalizers (the provisioner's) drain it first: leaving on purpose.
             return Optional.of(Finding.of(Family.INFRASTRUCTURE, HISTORY_WEIGHT, n.node() + " is being deleted" + (n.requested() == null
                     ? "" : " (since " + n.requested() + ")") + (n.finalizers().isEmpty() ? "" : ", its finalizers "

@@ -12,6 +12,7 @@ import io.acceltriage.evidence.EvidenceBundle;
 import io.acceltriage.evidence.EvidenceGatherer;
 import io.acceltriage.incident.Alert;
 import io.acceltriage.incident.Subject;
+import io.acceltriage.policy.ActionKind;
 import io.acceltriage.policy.Decision;
 import io.acceltriage.policy.PolicyContext;
 import io.acceltriage.policy.PolicyEngine;
@@ -150,6 +151,11 @@ public final class Responder {
                 }
             } else if (v.decision() == Decision.APPROVE) {
                 escalation.add(p.name() + " waits for a person's approval");
+            }
+            if (memory != null && p.kind() == ActionKind.REPLACE_NODE && v.decision() != Decision.DENY) {
+                // The hardware goes to support: they need its faults, every GPU of the node, with their times.
+                escalation.add(memory.quote(p.target(), null,
+                        at.minus(max(policy.policy().xidWindow(), policy.policy().remediationWindow())), bundle));
             }
         }
         long t4 = System.nanoTime();

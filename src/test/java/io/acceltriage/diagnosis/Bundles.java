@@ -163,7 +163,12 @@ public final class Bundles {
 
     /** The node's deletion was asked for; {@code finalizers} (its provisioner's) drain it first. */
     public Bundles beingDeleted(String... finalizers) {
-        return add(Source.CLUSTER, node + " is being deleted", new Facts.NodeDeletion(node, AT.minusSeconds(150), List.of(finalizers)));
+        return deletingFor(java.time.Duration.ofSeconds(150), finalizers);
+    }
+
+    /** The node's deletion was asked for that long before the alert. */
+    public Bundles deletingFor(java.time.Duration since, String... finalizers) {
+        return add(Source.CLUSTER, node + " is being deleted", new Facts.NodeDeletion(node, AT.minus(since), List.of(finalizers)));
     }
 
     /** The kubelet stopped posting status. */

@@ -769,6 +769,16 @@ class ClassifierTest {
     }
 
     @Test
+    void aNodeStillDeletingHoursLaterIsAStuckRemovalAndItsAgentsFaultsCount() {
+        Diagnosis d = classify(Bundles.node(NODE).deletingFor(java.time.Duration.ofHours(3), "karpenter.sh/termination")
+                .agentCrashLooping(PodRole.EXPORTER, "gpu-operator", "nvidia-dcgm-exporter-r8k2v"));
+
+        assertEquals(Family.INFRASTRUCTURE, d.family(), d.cause() + " " + d.findings());
+        assertTrue(d.findings().stream().anyMatch(f -> f.group().equals("stuck-deletion")), d.findings().toString());
+        assertTrue(d.findings().stream().noneMatch(f -> f.group().startsWith(Classifier.LEAVING)), "no longer a removal under way");
+    }
+
+    @Test
     void aFreshFatalXidOnANodeBeingRemovedIsStillADeviceFault() {
         Diagnosis d = classify(Bundles.node(NODE).taint("karpenter.sh/disrupted", "NoSchedule").beingDeleted("karpenter.sh/termination")
                 .xid(1, 79));

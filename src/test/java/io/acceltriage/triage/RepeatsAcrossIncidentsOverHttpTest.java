@@ -109,18 +109,25 @@ class RepeatsAcrossIncidentsOverHttpTest {
             given().contentType("application/json").body("{\"kind\":\"xid\",\"node\":\"" + OFFENDER + "\",\"gpu\":" + gpu + ",\"xid\":48}")
                     .post("/api/v1/sandbox/faults").then().statusCode(202).body("delivered", equalTo(true));
             Map<String, Object> incident = awaitTriaged(OFFENDER);
-            List<String> reasons = given().get("/api/v1/incidents/" + incident.get("id")).then().statusCode(200).extract().jsonPath()
-                    .getList("assessment.escalationReasons");
-            String denial = reasons.stream().filter(r -> r.contains("repeat offender")).findFirst().orElse(null);
-            assertTrue(denial != null && denial.contains("contact support"), "the reset is refused for replacement: " + reasons);
-            String quoted = reasons.stream().filter(r -> r.startsWith("fault history of " + OFFENDER + " GPU " + gpu)).findFirst()
+            io.restassured.path.json.JsonPath triaged = given().get("/api/v1/incidents/" + incident.get("id")).then().statusCode(200)
+                    .extract().jsonPath();
+            List<String> reasons = triaged.getList("assessment.escalationReasons");
+            // The reset the policy would refuse is not proposed: the node goes to its repairer to be replaced, and says why.
+            List<String> proposals = triaged.getList("assessment.judgements.collect { it.proposal.kind + ':' + it.proposal.target }");
+            assertTrue(proposals.contains("replace-node:" + OFFENDER) && proposals.stream().noneMatch(p -> p.startsWith("reset-gpu:")),
+                    "the GPU goes for replacement, not another reset: " + proposals);
+            List<String> why = triaged.getList("assessment.judgements.findAll { it.proposal.kind == 'replace-node' }.proposal.reason");
+            assertTrue(why.stream().anyMatch(r -> r.contains("repeat offender") && r.contains("contact support")),
+                    "the replacement says why: " + why);
+            String quoted = reasons.stream().filter(r -> r.startsWith("fault history of " + OFFENDER + " since")).findFirst()
                     .orElse(null);
-            assertTrue(quoted != null, "the escalation carries the GPU's history: " + reasons);
+            assertTrue(quoted != null, "the escalation carries the node's history for support: " + reasons);
             for (int i = 1; i <= 4; i++) {
-                assertTrue(quoted.contains("XID 48 (fatal) at " + start.minus(Duration.ofHours(5 - i)).toString().substring(0, 16))
-                        && quoted.contains("(incident inc-earlier-" + i + ")"), quoted);
+                assertTrue(quoted.contains("XID 48 (fatal) on GPU " + gpu + " at " + start.minus(Duration.ofHours(5 - i)).toString()
+                        .substring(0, 16)) && quoted.contains("(incident inc-earlier-" + i + ")"), quoted);
             }
-            assertTrue(quoted.contains("XID 48 (fatal) at") && quoted.endsWith("(this incident)"), "today's fault is in it too: " + quoted);
+            assertTrue(quoted.contains("XID 48 (fatal) on GPU " + gpu + " at") && quoted.endsWith("(this incident)"),
+                    "today's fault is in it too: " + quoted);
 
             List<io.acceltriage.history.RepeatOffender> offenders = history.repeatOffenders(start.minus(Duration.ofDays(1)), 5);
             assertEquals(List.of(target), offenders.stream().map(o -> o.node() + "/" + o.gpu())
