@@ -36,16 +36,18 @@ public final class AgentPods {
 
     /** The pod's role: a node agent's by its name, unless a tenant may have chosen that name. */
     public PodRole roleOf(Pod p) {
-        OwnerReference c = controllerOf(p);
-        PodRole byName = knowledge.roleOf(p.getMetadata().getName(), c == null ? null : c.getKind(), c == null ? null : c.getName());
-        return byName.nodeAgent() && tenantMayHaveNamed(p) ? PodRole.WORKLOAD : byName;
+        PodRole named = byName(p);
+        return named.nodeAgent() && tenantMayHaveNamed(p) ? PodRole.WORKLOAD : named;
     }
 
     /** True when the pod is named like a node agent and read as a tenant's (the collector says so in its evidence). */
     boolean impersonates(Pod p) {
+        return byName(p).nodeAgent() && !roleOf(p).nodeAgent();
+    }
+
+    private PodRole byName(Pod p) {
         OwnerReference c = controllerOf(p);
-        return knowledge.roleOf(p.getMetadata().getName(), c == null ? null : c.getKind(), c == null ? null : c.getName()).nodeAgent()
-                && tenantMayHaveNamed(p);
+        return knowledge.roleOf(p.getMetadata().getName(), c == null ? null : c.getKind(), c == null ? null : c.getName());
     }
 
     private boolean tenantMayHaveNamed(Pod p) {
