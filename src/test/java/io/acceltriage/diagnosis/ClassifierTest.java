@@ -757,6 +757,9 @@ class ClassifierTest {
                 Bundles.node(NODE).taint("karpenter.sh/disrupted", "NoSchedule"),
                 Bundles.node(NODE).taint("karpenter.sh/disruption", "disrupting", "NoSchedule"),
                 Bundles.node(NODE).taint("ToBeDeletedByClusterAutoscaler", "1764792571", "NoSchedule"),
+                Bundles.node(NODE).taint("cloud.google.com/impending-node-termination", "true", "NoSchedule"),
+                Bundles.node(NODE).taint("aws-node-termination-handler/spot-itn", "1764792571", "NoSchedule"),
+                Bundles.node(NODE).taint("aws-node-termination-handler/asg-lifecycle-termination", "1764792571", "NoSchedule"),
                 Bundles.node(NODE).beingDeleted("karpenter.sh/termination"))) {
             Diagnosis d = classify(leaving.agentCrashLooping(PodRole.EXPORTER, "gpu-operator", "nvidia-dcgm-exporter-r8k2v")
                     .capacity("nvidia.com/gpu", 0, 0, 4).notReady());
@@ -766,6 +769,9 @@ class ClassifierTest {
         Diagnosis candidate = classify(Bundles.node(NODE).taint("DeletionCandidateOfClusterAutoscaler", "1764792571", "PreferNoSchedule")
                 .agentCrashLooping(PodRole.EXPORTER, "gpu-operator", "nvidia-dcgm-exporter-r8k2v"));
         assertEquals(Family.INFRASTRUCTURE, candidate.family(), "a scale-down candidate may stay: " + candidate.cause());
+        Diagnosis rebalance = classify(Bundles.node(NODE).taint("aws-node-termination-handler/rebalance-recommendation", "1764792571",
+                "NoSchedule").agentCrashLooping(PodRole.EXPORTER, "gpu-operator", "nvidia-dcgm-exporter-r8k2v"));
+        assertEquals(Family.INFRASTRUCTURE, rebalance.family(), "a rebalance recommendation is no removal: " + rebalance.cause());
     }
 
     @Test
